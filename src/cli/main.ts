@@ -1,0 +1,50 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../spec/errors.ts';
+
+/**
+ * Each command lives in its own module under ./commands and is imported only
+ * when chosen, so `toolmark --help` stays fast (no SDKs, no renderers).
+ * A command module exports `describe(program)` returning the configured
+ * sub-command; its action sets the exit code through `setExitCode`.
+ */
+export interface CommandModule {
+  describe(program: Command, setExitCode: (code: number) => void): Command;
+}
+
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+};
+
+export async function main(argv: string[]): Promise<number> {
+  let exitCode = 0;
+  const setExitCode = (code: number) => {
+    exitCode = Math.max(exitCode, code);
+  };
+  const program = new Command('toolmark')
+    .description('Measure how well language models select and call tools, and whether a surface revision helps.')
+    .exitOverride()
+    .showHelpAfterError();
+
+  // Register only the command being run (or all, cheaply, for --help).
+  const chosen = argv.find((arg) => !arg.startsWith('-'));
+  const names = chosen && COMMANDS[chosen] ? [chosen] : Object.keys(COMMANDS);
+  for (const name of names) {
+    const module = await COMMANDS[name]!();
+    module.describe(program, setExitCode);
+  }
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version are not failures; usage errors are bad input.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof ConfigError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return 2;
+    }
+    process.stderr.write(`toolmark: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
+    return 3;
+  }
+}

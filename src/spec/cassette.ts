@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { ModelTurn } from './model.ts';
+
+/** Cassette key: `trial` may be `"*"` in hand-written fixtures (matches any trial). */
+export const CassetteKey = z.strictObject({
+  domain: z.string(),
+  task: z.string(),
+  surface: z.string(),
+  trial: z.union([z.number().int().nonnegative(), z.literal('*')]),
+  turn: z.number().int().nonnegative(),
+});
+export type CassetteKey = z.infer<typeof CassetteKey>;
+
+/** One recorded model turn, one JSONL line (SPEC §3). Never holds credentials or headers. */
+export const CassetteLine = z.strictObject({
+  v: z.literal(1),
+  provider: z.string(),
+  model: z.string(),
+  key: CassetteKey,
+  /** `sha256:…` over model, messages and the exact tools payload; absent in hand-written fixtures. */
+  request_hash: z.string().optional(),
+  /** A free label, e.g. `synthetic: careful`. Shipped fixtures say they are synthetic. */
+  label: z.string().optional(),
+  response: ModelTurn,
+});
+export type CassetteLine = z.infer<typeof CassetteLine>;

@@ -1,0 +1,52 @@
+/**
+ * The three kinds of failure are kept apart (STYLE.md):
+ * - ConfigError: bad input found before any model call → exit 2.
+ * - ProviderError: a provider call failed (status, retryability, cause).
+ * - model misbehaviour is data on the trial record, never an exception.
+ */
+
+export interface ConfigIssue {
+  file: string;
+  line?: number;
+  column?: number;
+  /** Dotted path of the offending field, e.g. `tasks[3].expect.action`. */
+  field?: string;
+  message: string;
+  /** What was expected, in words. */
+  expected?: string;
+  suggestion?: string;
+}
+
+export function formatConfigIssue(issue: ConfigIssue): string {
+  const where = [issue.file, issue.line, issue.column].filter((part) => part !== undefined).join(':');
+  const field = issue.field ? ` ${issue.field}:` : '';
+  const expected = issue.expected ? ` (expected ${issue.expected})` : '';
+  const suggestion = issue.suggestion ? `; did you mean ${issue.suggestion}?` : '';
+  return `${where}:${field} ${issue.message}${expected}${suggestion}`;
+}
+
+/** Bad input: one or more issues, each naming file, line and field. */
+export class ConfigError extends Error {
+  readonly issues: ConfigIssue[];
+  constructor(issues: ConfigIssue | ConfigIssue[]) {
+    const list = Array.isArray(issues) ? issues : [issues];
+    super(list.map(formatConfigIssue).join('\n'));
+    this.name = 'ConfigError';
+    this.issues = list;
+  }
+}
+
+/** A failed provider call. Never contains request headers or keys. */
+export class ProviderError extends Error {
+  readonly status: number | null;
+  readonly retryable: boolean;
+  /** Seconds the server asked us to wait (from `retry-after`), if any. */
+  readonly retryAfterSeconds: number | null;
+  constructor(message: string, options: { status?: number | null; retryable: boolean; retryAfterSeconds?: number | null; cause?: unknown }) {
+    super(message, { cause: options.cause });
+    this.name = 'ProviderError';
+    this.status = options.status ?? null;
+    this.retryable = options.retryable;
+    this.retryAfterSeconds = options.retryAfterSeconds ?? null;
+  }
+}

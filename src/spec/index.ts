@@ -1,0 +1,11 @@
+/** The spec layer: zod schemas and types shared by every part. Imports nothing of ours. */
+export * from './json.ts';
+export * from './tool-error.ts';
+export * from './tool-call.ts';
+export * from './model.ts';
+export * from './surface.ts';
+export * from './task.ts';
+export * from './trial.ts';
+export * from './cassette.ts';
+export * from './summary.ts';
+export * from './errors.ts';

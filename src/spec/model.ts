@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { JsonSchema } from './json.ts';
+
+/** One tool call as the model proposed it. `arguments` is the raw string (may be invalid JSON). */
+export const ToolCallProposal = z.object({
+  id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+});
+export type ToolCallProposal = z.infer<typeof ToolCallProposal>;
+
+/** A tool definition in the normalised payload: exactly what a provider is sent, before wire encoding. */
+export const ToolDefinition = z.object({
+  name: z.string(),
+  description: z.string(),
+  parameters: JsonSchema,
+  strict: z.boolean().default(false),
+});
+export type ToolDefinition = z.infer<typeof ToolDefinition>;
+
+export const ModelMessage = z.discriminatedUnion('role', [
+  z.object({ role: z.literal('system'), content: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({
+    role: z.literal('assistant'),
+    content: z.string().nullable(),
+    tool_calls: z.array(ToolCallProposal).default([]),
+  }),
+  z.object({
+    role: z.literal('tool'),
+    tool_call_id: z.string(),
+    name: z.string(),
+    content: z.string(),
+    /** MCP `isError` style: the result is a structured error. */
+    is_error: z.boolean().default(false),
+  }),
+]);
+export type ModelMessage = z.infer<typeof ModelMessage>;
+
+export const ModelSettings = z.object({
+  temperature: z.number().optional(),
+  max_tokens: z.number().int().positive().optional(),
+  seed: z.number().int().optional(),
+});
+export type ModelSettings = z.infer<typeof ModelSettings>;
+
+/** The normalised request every provider receives (SPEC §6). */
+export const ModelRequest = z.object({
+  model: z.string(),
+  system: z.string().nullable().default(null),
+  messages: z.array(ModelMessage),
+  tools: z.array(ToolDefinition),
+  tool_choice: z.enum(['auto', 'none', 'required']).default('auto'),
+  settings: ModelSettings.default({}),
+});
+export type ModelRequest = z.infer<typeof ModelRequest>;
+
+export const Usage = z.object({
+  input_tokens: z.number().int().nonnegative().default(0),
+  output_tokens: z.number().int().nonnegative().default(0),
+});
+export type Usage = z.infer<typeof Usage>;
+
+/** The normalised answer of one model turn (SPEC §6). */
+export const ModelTurn = z.object({
+  text: z.string().nullable(),
+  tool_calls: z.array(ToolCallProposal).default([]),
+  usage: Usage.default({ input_tokens: 0, output_tokens: 0 }),
+  latency_ms: z.number().nonnegative().default(0),
+  finish_reason: z.string().default('stop'),
+  warnings: z.array(z.string()).default([]),
+});
+export type ModelTurn = z.infer<typeof ModelTurn>;
+
+/** Where a request sits in a run; replay looks cassette turns up by it. */
+export const TurnKey = z.object({
+  domain: z.string(),
+  task: z.string(),
+  surface: z.string(),
+  trial: z.number().int().nonnegative(),
+  turn: z.number().int().nonnegative(),
+});
+export type TurnKey = z.infer<typeof TurnKey>;
+
+export interface ProposeOptions {
+  signal?: AbortSignal;
+  /** Position of this request in the run (used by replay and by recorders). */
+  key?: TurnKey;
+}
+
+/** A provider adapter: one method (SPEC §6). Everything wire-specific stays inside it. */
+export interface Provider {
+  /** Stable id for results, e.g. `openai`, `anthropic`, `replay`. */
+  readonly id: string;
+  /** Model name as reported in results. */
+  readonly model: string;
+  propose(request: ModelRequest, options?: ProposeOptions): Promise<ModelTurn>;
+}

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { Json } from './json.ts';
+import { ModelTurn, ToolCallProposal, Usage } from './model.ts';
+import { TaskKind, Split } from './task.ts';
+import { SideEffect } from './tool-call.ts';
+import { ToolError } from './tool-error.ts';
+
+/** How a proposal was routed: to a registry tool and (when known) an action. */
+export const Routing = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('resolved'), tool: z.string(), action: z.string(), args: z.unknown() }),
+  /** Exposed name not on the surface (hallucinated, or mis-encoded). */
+  z.object({ kind: z.literal('unknown_tool') }),
+  /** Multiplexed tool whose selector field named no mapped action. */
+  z.object({ kind: z.literal('unknown_action'), tool: z.string(), selector: z.unknown() }),
+]);
+export type Routing = z.infer<typeof Routing>;
+
+/** One proposed call and what became of it. */
+export const CallRecord = z.object({
+  turn: z.number().int().nonnegative(),
+  proposal: ToolCallProposal,
+  /** Did the raw argument string parse as a JSON object? */
+  parsed: z.boolean(),
+  routing: Routing,
+  /** Did the arguments pass the registry tool's input schema (null if never checked)? */
+  schema_valid: z.boolean().nullable(),
+  outcome: z.discriminatedUnion('ok', [
+    z.object({ ok: z.literal(true), output: z.unknown(), replayed: z.boolean().default(false) }),
+    z.object({ ok: z.literal(false), error: ToolError }),
+  ]),
+  /** Set when a task fault produced this outcome instead of the registry. */
+  fault: z.object({ error: z.string().nullable(), inject: z.boolean(), good_next: z.string().nullable() }).nullable().default(null),
+  /** Was an approval for exactly these arguments present when invoked? */
+  approved: z.boolean().default(false),
+  latency_ms: z.number().nonnegative().default(0),
+});
+export type CallRecord = z.infer<typeof CallRecord>;
+
+/** A grader's verdict, with what it expected and what it saw. */
+export const Verdict = z.object({
+  grader: z.string(),
+  pass: z.boolean(),
+  expected: z.unknown(),
+  actual: z.unknown(),
+  note: z.string().optional(),
+});
+export type Verdict = z.infer<typeof Verdict>;
+
+/** A summary of one request (the full messages are in the turns; this keeps records small). */
+export const RequestSummary = z.object({
+  turn: z.number().int().nonnegative(),
+  messages: z.number().int().nonnegative(),
+  tools: z.number().int().nonnegative(),
+  request_hash: z.string(),
+});
+export type RequestSummary = z.infer<typeof RequestSummary>;
+
+export const TrialStatus = z.enum(['completed', 'errored']);
+
+/** One trial, as appended to `trials.jsonl` (SPEC §3). */
+export const TrialRecord = z.object({
+  v: z.literal(1),
+  provider: z.string(),
+  model: z.string(),
+  domain: z.string(),
+  surface: z.string(),
+  surface_hash: z.string(),
+  split: Split,
+  task: z.string(),
+  kind: TaskKind,
+  trial: z.number().int().nonnegative(),
+  status: TrialStatus,
+  /** Provider failure (status errored): never scored as a model miss. */
+  error: z.object({ status: z.number().nullable(), message: z.string(), retryable: z.boolean() }).nullable().default(null),
+  stop_reason: z.enum(['answered', 'max_turns', 'max_calls', 'errored']),
+  requests: z.array(RequestSummary),
+  turns: z.array(ModelTurn),
+  calls: z.array(CallRecord),
+  effects: z.array(SideEffect),
+  /** Domain state views at the end of the trial (for `final_state`). */
+  final_state: z.record(z.string(), Json).default({}),
+  final_text: z.string().nullable(),
+  usage: Usage,
+  latency_ms: z.number().nonnegative(),
+  schema_tokens: z.number().int().nonnegative(),
+  schema_bytes: z.number().int().nonnegative(),
+  verdicts: z.array(Verdict).default([]),
+  /** Overall: every expectation met, no unsafe proposal, within limits. */
+  success: z.boolean().nullable().default(null),
+  started_at: z.string().optional(),
+});
+export type TrialRecord = z.infer<typeof TrialRecord>;
