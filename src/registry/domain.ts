@@ -1,20 +1,5 @@
-import type { Effect, Json } from '../spec/index.ts';
+import type { ActionSpec, Json } from '../spec/index.ts';
 import type { ToolSpec } from './tool-spec.ts';
-
-/** A canonical capability. Tasks expect actions, never exposed names. */
-export interface ActionSpec {
-  /** e.g. `ticket.get`, `billing.refund.submit`. */
-  id: string;
-  description: string;
-  effect: Effect;
-  /** Permission the action needs, whatever tool carries it (used to judge writes done through contract-less tools). */
-  permission: string | null;
-  approval: 'never' | 'required';
-  /** Argument field carrying the idempotency key (excluded from approval fingerprints). */
-  idempotency_key: string | null;
-  /** For a write: the preview action whose successful call grants approval under `approve: after_preview`. */
-  preview?: string;
-}
 
 /**
  * A domain: a backend fixture (fresh state per trial), its actions, and the
@@ -35,3 +20,5 @@ export interface Domain<State = any> {
 export function defineDomain<State>(domain: Domain<State>): Domain<State> {
   return domain;
 }
+
+export type { ActionSpec };

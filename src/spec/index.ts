@@ -9,3 +9,7 @@ export * from './trial.ts';
 export * from './cassette.ts';
 export * from './summary.ts';
 export * from './errors.ts';
+export * from './action.ts';
+export * from './request-hash.ts';
+export * from './config.ts';
+export * from './manifest.ts';

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** `results/<run-id>/manifest.json`, written before the first trial (SPEC §3). */
+export const Manifest = z.object({
+  v: z.literal(1),
+  run_id: z.string(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  git_commit: z.string().nullable(),
+  toolmark_version: z.string(),
+  node_version: z.string(),
+  /** The effective configuration after flags (no secrets). */
+  config: z.record(z.string(), z.unknown()),
+  providers: z.array(z.object({ id: z.string(), provider: z.string(), model: z.string(), synthetic: z.boolean().default(false) })),
+  surfaces: z.array(z.object({ domain: z.string(), id: z.string(), hash: z.string(), schema_tokens: z.number(), schema_bytes: z.number() })),
+  tasks: z.array(z.object({ domain: z.string(), id: z.string(), kind: z.string(), split: z.string() })),
+  trials: z.number().int().positive(),
+  /** Shard `i/n` when this run is one CI matrix job. */
+  shard: z.string().nullable().default(null),
+  /** Total planned trials (tasks × surfaces × providers × trials). */
+  planned: z.number().int().nonnegative(),
+});
+export type Manifest = z.infer<typeof Manifest>;
