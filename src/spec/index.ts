@@ -13,3 +13,4 @@ export * from './action.ts';
 export * from './request-hash.ts';
 export * from './config.ts';
 export * from './manifest.ts';
+export * from './tool-name.ts';
