@@ -12,6 +12,14 @@ export interface CommandModule {
 }
 
 const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  validate: () => import('./commands/validate.ts'),
+  tokens: () => import('./commands/tokens.ts'),
+  run: () => import('./commands/run.ts'),
+  merge: () => import('./commands/merge.ts'),
+  report: () => import('./commands/report.ts'),
+  contract: () => import('./commands/contract.ts'),
+  compare: () => import('./commands/compare.ts'),
+  gate: () => import('./commands/gate.ts'),
 };
 
 export async function main(argv: string[]): Promise<number> {

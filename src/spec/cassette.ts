@@ -19,6 +19,10 @@ export const CassetteLine = z.strictObject({
   key: CassetteKey,
   /** `sha256:…` over model, messages and the exact tools payload; absent in hand-written fixtures. */
   request_hash: z.string().optional(),
+  /** `sha256:…` of the tools payload alone, so a stale line can say whether the surface changed. */
+  tools_hash: z.string().optional(),
+  /** `sha256:…` of system + messages alone (the task, or an earlier tool result, changed). */
+  messages_hash: z.string().optional(),
   /** A free label, e.g. `synthetic: careful`. Shipped fixtures say they are synthetic. */
   label: z.string().optional(),
   response: ModelTurn,

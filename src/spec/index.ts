@@ -13,4 +13,5 @@ export * from './action.ts';
 export * from './request-hash.ts';
 export * from './config.ts';
 export * from './manifest.ts';
+export * from './comparison.ts';
 export * from './tool-name.ts';

@@ -20,3 +20,11 @@ export function requestHash(request: ModelRequest): string {
     tool_choice: request.tool_choice,
   });
 }
+
+/** Hashes of the two halves of a request, to tell a changed surface from a changed task. */
+export function requestPartHashes(request: ModelRequest): { tools_hash: string; messages_hash: string } {
+  return {
+    tools_hash: sha256({ tools: request.tools, tool_choice: request.tool_choice }),
+    messages_hash: sha256({ model: request.model, system: request.system, messages: request.messages }),
+  };
+}

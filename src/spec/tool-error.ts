@@ -24,6 +24,8 @@ export const KNOWN_ERROR_CODES = {
   invalid_cursor: { category: 'validation', retryable: false },
   rate_limited: { category: 'dependency', retryable: true },
   tool_failed: { category: 'internal', retryable: false },
+  /** The registry itself failed (e.g. the receipt store); never caused by the model. */
+  internal_error: { category: 'internal', retryable: false },
 } as const satisfies Record<string, { category: ToolErrorCategory; retryable: boolean }>;
 export type KnownErrorCode = keyof typeof KNOWN_ERROR_CODES;
 

@@ -1,0 +1,88 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { ModelRequest, ModelTurn, ProposeOptions, Provider, ToolDefinition } from '../../src/spec/model.ts';
+import { createRequestGate, type RequestGate } from '../http/request-gate.ts';
+import { retryWarnings, withRetries, type RetryOptions, type RetryPolicy } from '../http/retry.ts';
+import { createWireNames } from '../http/wire-names.ts';
+import { fromMessage, toAnthropicTools, toMessagesRequest } from './messages.ts';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+/** Options of the Anthropic adapter (pinned in notes/pins.md; the trailing ones are optional extras). */
+export interface AnthropicProviderOptions {
+  model: string;
+  baseURL?: string;
+  apiKey: string;
+  /** Per-attempt timeout (default 60 s). */
+  timeoutMs?: number;
+  /** Retries after the first attempt (default 3). */
+  maxRetries?: number;
+  requestsPerMinute?: number;
+  /** Requests in flight at once for this instance (default 8). */
+  concurrency?: number;
+  /** Provider id in results (default `anthropic`). */
+  id?: string;
+  retry?: Omit<RetryPolicy, 'maxRetries' | 'timeoutMs'>;
+  random?: () => number;
+}
+
+export interface AnthropicProvider extends Provider {
+  readonly gate: RequestGate;
+  /**
+   * Input tokens the tool definitions alone cost on `model`, from the
+   * count-tokens API: count(with tools) − count(without), over the same
+   * one-word conversation. Includes the tool-use preamble the API adds
+   * whenever tools are present, which is a real cost of having tools.
+   */
+  countSchemaTokens(model: string, tools: readonly ToolDefinition[]): Promise<number>;
+}
+
+// count_tokens needs a conversation; the same fixed one is used on both sides of the difference.
+const COUNT_PROBE = [{ role: 'user' as const, content: 'x' }];
+
+/**
+ * A live provider over the official `@anthropic-ai/sdk` Messages API. The
+ * SDK's own retries are off; providers/http does retries, backoff,
+ * timeouts and rate caps. The key is only ever handed to the SDK.
+ */
+export function createAnthropicProvider(options: AnthropicProviderOptions): AnthropicProvider {
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const client = new Anthropic({
+    apiKey: options.apiKey,
+    baseURL: options.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL,
+    maxRetries: 0,
+    // Set explicitly: our signal cuts each attempt, and an explicit timeout stops the SDK refusing large max_tokens.
+    timeout: timeoutMs * 2 + 1_000,
+    logLevel: 'warn',
+  });
+  const gate = createRequestGate({ concurrency: options.concurrency, requestsPerMinute: options.requestsPerMinute });
+  const id = options.id ?? 'anthropic';
+  const label = `${id} ${options.model}`;
+
+  function retryOptions(signal?: AbortSignal, what = label): RetryOptions {
+    return { ...options.retry, maxRetries: options.maxRetries, timeoutMs, label: what, secrets: [options.apiKey], gate, signal, random: options.random };
+  }
+
+  async function propose(request: ModelRequest, proposeOptions: ProposeOptions = {}): Promise<ModelTurn> {
+    const effective = request.model ? request : { ...request, model: options.model };
+    const names = createWireNames(effective.tools.map((tool) => tool.name));
+    const { body, warnings } = toMessagesRequest(effective, names);
+    const outcome = await withRetries((signal) => client.messages.create(body, { signal }), retryOptions(proposeOptions.signal));
+    const turn = fromMessage(outcome.value, names);
+    return { ...turn, latency_ms: outcome.latencyMs, warnings: [...warnings, ...retryWarnings(outcome.retries), ...turn.warnings] };
+  }
+
+  async function countSchemaTokens(model: string, tools: readonly ToolDefinition[]): Promise<number> {
+    if (tools.length === 0) return 0;
+    const names = createWireNames(tools.map((tool) => tool.name));
+    const what = `${id} count_tokens ${model}`;
+    const count = (withTools: boolean) =>
+      withRetries(
+        (signal) => client.messages.countTokens({ model, messages: COUNT_PROBE, ...(withTools ? { tools: toAnthropicTools(tools, names) } : {}) }, { signal }),
+        retryOptions(undefined, what),
+      );
+    const [withTools, without] = await Promise.all([count(true), count(false)]);
+    return Math.max(0, withTools.value.input_tokens - without.value.input_tokens);
+  }
+
+  return { id, model: options.model, gate, propose, countSchemaTokens };
+}

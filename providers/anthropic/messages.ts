@@ -1,0 +1,140 @@
+import type {
+  ContentBlockParam,
+  Message,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+  Tool,
+  ToolChoice,
+} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ModelRequest, ModelTurn, ToolCallProposal, ToolDefinition } from '../../src/spec/model.ts';
+import type { WireNames } from '../http/wire-names.ts';
+import { normaliseFinishReason } from '../http/finish-reason.ts';
+
+/** Messages API requires an output cap; used when the task's settings give none. */
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+
+/** Tools in the Messages wire shape (`input_schema`; `strict` only when asked for). */
+export function toAnthropicTools(tools: readonly ToolDefinition[], names: WireNames): Tool[] {
+  return tools.map((tool) => ({
+    name: names.encode(tool.name),
+    description: tool.description,
+    input_schema: tool.parameters as Tool['input_schema'],
+    ...(tool.strict ? { strict: true } : {}),
+  }));
+}
+
+const TOOL_CHOICE: Record<ModelRequest['tool_choice'], ToolChoice> = {
+  auto: { type: 'auto' },
+  required: { type: 'any' },
+  none: { type: 'none' },
+};
+
+/**
+ * `tool_use.input` must be an object on this wire, but a proposal keeps the
+ * raw string. Our own Anthropic turns always parse (we wrote them with
+ * JSON.stringify); anything else (a turn recorded from another provider) is
+ * sent as `{}` with a warning rather than failing the request.
+ */
+function toInput(call: ToolCallProposal, warnings: string[]): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(call.arguments);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  warnings.push(`arguments of call ${call.id} are not a JSON object; sent as {} in the history`);
+  return {};
+}
+
+/** Append blocks to the conversation, merging into the previous message when the role repeats (the API wants alternation). */
+function push(messages: MessageParam[], role: 'user' | 'assistant', blocks: ContentBlockParam[]): void {
+  if (blocks.length === 0) return;
+  const last = messages.at(-1);
+  if (last && last.role === role && Array.isArray(last.content)) {
+    last.content.push(...blocks);
+    return;
+  }
+  messages.push({ role, content: blocks });
+}
+
+/** Map the normalised request to a Messages API body. */
+export function toMessagesRequest(request: ModelRequest, names: WireNames): { body: MessageCreateParamsNonStreaming; warnings: string[] } {
+  const warnings: string[] = [];
+  const system: string[] = request.system !== null ? [request.system] : [];
+  const messages: MessageParam[] = [];
+  for (const message of request.messages) {
+    switch (message.role) {
+      case 'system':
+        // Only a top-level system prompt exists here; a mid-conversation one joins it.
+        if (messages.length > 0) warnings.push('a system message inside the conversation was moved to the system prompt');
+        system.push(message.content);
+        break;
+      case 'user':
+        push(messages, 'user', [{ type: 'text', text: message.content }]);
+        break;
+      case 'assistant': {
+        const blocks: ContentBlockParam[] = [];
+        if (message.content !== null && message.content !== '') blocks.push({ type: 'text', text: message.content });
+        for (const call of message.tool_calls) {
+          blocks.push({ type: 'tool_use', id: call.id, name: names.encode(call.name), input: toInput(call, warnings) });
+        }
+        push(messages, 'assistant', blocks);
+        break;
+      }
+      case 'tool':
+        // Consecutive results merge into one user message, as the API requires.
+        push(messages, 'user', [
+          { type: 'tool_result', tool_use_id: message.tool_call_id, content: message.content, ...(message.is_error ? { is_error: true } : {}) },
+        ]);
+        break;
+    }
+  }
+  const body: MessageCreateParamsNonStreaming = {
+    model: request.model,
+    max_tokens: request.settings.max_tokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    messages,
+  };
+  if (system.length > 0) body.system = system.join('\n\n');
+  if (request.tools.length > 0) {
+    body.tools = toAnthropicTools(request.tools, names);
+    body.tool_choice = TOOL_CHOICE[request.tool_choice];
+  } else if (request.tool_choice === 'required') {
+    warnings.push('tool_choice "required" with no tools; not sent');
+  }
+  // The Messages API of SDK 1.x has dropped sampling controls.
+  if (request.settings.temperature !== undefined) warnings.push('the Messages API (SDK 1.x) has no temperature; settings.temperature ignored');
+  if (request.settings.seed !== undefined) warnings.push('the Messages API has no seed; settings.seed ignored');
+  return { body, warnings };
+}
+
+/** Map a Messages API response back to a normalised turn. */
+export function fromMessage(message: Message, names: WireNames): Omit<ModelTurn, 'latency_ms'> {
+  const warnings: string[] = [];
+  const texts: string[] = [];
+  const toolCalls: ToolCallProposal[] = [];
+  for (const block of message.content ?? []) {
+    if (block.type === 'text') texts.push(block.text);
+    else if (block.type === 'tool_use') {
+      // The wire gives an object; the proposal keeps its JSON text (serialised once, never re-parsed).
+      toolCalls.push({ id: block.id, name: names.decode(block.name), arguments: JSON.stringify(block.input ?? {}) });
+    } else if (block.type !== 'thinking' && block.type !== 'redacted_thinking') {
+      warnings.push(`ignored a content block of type "${block.type}"`);
+    }
+  }
+  if (message.stop_reason === 'max_tokens') warnings.push('output was cut at the token limit');
+  if (message.stop_reason === 'refusal') warnings.push('the model refused');
+  const usage = message.usage
+    ? {
+        // Cache writes and reads are input too; counting them keeps totals honest if caching is ever on.
+        input_tokens: (message.usage.input_tokens ?? 0) + (message.usage.cache_creation_input_tokens ?? 0) + (message.usage.cache_read_input_tokens ?? 0),
+        output_tokens: message.usage.output_tokens ?? 0,
+      }
+    : (warnings.push('response carried no usage; tokens counted as 0'), { input_tokens: 0, output_tokens: 0 });
+  return {
+    text: texts.length > 0 ? texts.join('') : null,
+    tool_calls: toolCalls,
+    usage,
+    finish_reason: normaliseFinishReason(message.stop_reason, toolCalls.length > 0),
+    warnings,
+  };
+}

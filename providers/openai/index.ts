@@ -1,0 +1,105 @@
+import OpenAI from 'openai';
+import { ProviderError } from '../../src/spec/errors.ts';
+import type { ModelRequest, ModelTurn, ProposeOptions, Provider } from '../../src/spec/model.ts';
+import { createRequestGate, type RequestGate } from '../http/request-gate.ts';
+import { redactSecrets } from '../http/redact.ts';
+import { retryWarnings, withRetries, type RetryPolicy } from '../http/retry.ts';
+import { createWireNames } from '../http/wire-names.ts';
+import { fromChatResponse, toChatRequest, type MaxTokensField } from './chat.ts';
+import { fromResponsesResponse, toResponsesRequest } from './responses.ts';
+
+export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
+/** Options of the OpenAI adapter (pinned in notes/pins.md; the trailing ones are optional extras). */
+export interface OpenAIProviderOptions {
+  model: string;
+  /** `chat` (Chat Completions, the default) or `responses` (Responses API). */
+  api?: 'chat' | 'responses';
+  /** An OpenAI-compatible server (vLLM, Ollama, llama.cpp, OpenRouter); default api.openai.com. */
+  baseURL?: string;
+  apiKey: string;
+  /** Per-attempt timeout (default 60 s). */
+  timeoutMs?: number;
+  /** Retries after the first attempt (default 3). */
+  maxRetries?: number;
+  /** Optional cap on request starts per minute for this instance. */
+  requestsPerMinute?: number;
+  /** Requests in flight at once for this instance (default 8). */
+  concurrency?: number;
+  /** Provider id in results (default `openai`, e.g. `openai-compatible`). */
+  id?: string;
+  /** Backoff tuning (tests shrink it). */
+  retry?: Omit<RetryPolicy, 'maxRetries' | 'timeoutMs'>;
+  /**
+   * Field for settings.max_tokens on Chat. Default `max_completion_tokens` for
+   * api.openai.com (reasoning models refuse the old one) and `max_tokens` for
+   * any other baseURL (what compatible servers understand).
+   */
+  maxTokensField?: MaxTokensField;
+  /** Randomness for jitter (tests may fix it). */
+  random?: () => number;
+}
+
+/** An OpenAI provider also exposes its gate, so callers and benchmarks can see queue depth. */
+export interface OpenAIProvider extends Provider {
+  readonly api: 'chat' | 'responses';
+  readonly gate: RequestGate;
+}
+
+/**
+ * A live provider over the official `openai` SDK. The SDK's own retries are
+ * off (`maxRetries: 0`); retries, backoff, timeouts and rate caps are ours
+ * (providers/http) so they are explicit and tested. The key is only ever
+ * handed to the SDK, which sends it as a header.
+ */
+export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProvider {
+  const api = options.api ?? 'chat';
+  const baseURL = options.baseURL ?? OPENAI_DEFAULT_BASE_URL;
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const maxTokensField = options.maxTokensField ?? (baseURL === OPENAI_DEFAULT_BASE_URL ? 'max_completion_tokens' : 'max_tokens');
+  const client = new OpenAI({
+    apiKey: options.apiKey,
+    // Explicit, so a stray OPENAI_BASE_URL cannot redirect a run the factory configured otherwise.
+    baseURL,
+    maxRetries: 0,
+    // Our per-attempt signal cuts the request; the SDK's timer is only a backstop.
+    timeout: timeoutMs * 2 + 1_000,
+    logLevel: 'warn',
+  });
+  const gate = createRequestGate({ concurrency: options.concurrency, requestsPerMinute: options.requestsPerMinute });
+  const id = options.id ?? 'openai';
+  const label = `${id} ${api} ${options.model}`;
+  const secrets = [options.apiKey];
+
+  async function propose(request: ModelRequest, proposeOptions: ProposeOptions = {}): Promise<ModelTurn> {
+    // The request names the model; an empty one falls back to the provider's.
+    if (!request.model) request = { ...request, model: options.model };
+    const names = createWireNames(request.tools.map((tool) => tool.name));
+    const retryOptions = {
+      ...options.retry,
+      maxRetries: options.maxRetries,
+      timeoutMs,
+      label,
+      secrets,
+      gate,
+      signal: proposeOptions.signal,
+      random: options.random,
+    };
+    if (api === 'chat') {
+      const { body, warnings } = toChatRequest(request, names, maxTokensField);
+      const outcome = await withRetries((signal) => client.chat.completions.create(body, { signal }), retryOptions);
+      const turn = fromChatResponse(outcome.value, names);
+      return { ...turn, latency_ms: outcome.latencyMs, warnings: [...warnings, ...retryWarnings(outcome.retries), ...turn.warnings] };
+    }
+    const { body, warnings } = toResponsesRequest(request, names);
+    const outcome = await withRetries((signal) => client.responses.create(body, { signal }), retryOptions);
+    if (outcome.value.status === 'failed') {
+      const reason = outcome.value.error?.message ?? 'no reason given';
+      throw new ProviderError(`${label}: response failed: ${redactSecrets(reason, secrets)}`, { status: null, retryable: false });
+    }
+    const turn = fromResponsesResponse(outcome.value, names);
+    return { ...turn, latency_ms: outcome.latencyMs, warnings: [...warnings, ...retryWarnings(outcome.retries), ...turn.warnings] };
+  }
+
+  return { id, model: options.model, api, gate, propose };
+}

@@ -1,0 +1,51 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { CassetteLine, requestHash, requestPartHashes } from '../src/spec/index.ts';
+import type { ModelRequest, ModelTurn, ProposeOptions, Provider } from '../src/spec/index.ts';
+
+/** Where recorded lines go. */
+export interface CassetteWriter {
+  write(line: CassetteLine): void;
+}
+
+/**
+ * Wrap a provider so every answered turn is written as one cassette line
+ * (key + request hash + the normalised turn). Only the request's hash and
+ * the turn are written: never credentials, headers or the request itself.
+ * A failed call writes nothing (replay then fails with a clear missing key).
+ */
+export function recordingProvider(inner: Provider, writer: CassetteWriter): Provider {
+  return {
+    id: inner.id,
+    model: inner.model,
+    async propose(request: ModelRequest, options: ProposeOptions = {}): Promise<ModelTurn> {
+      if (!options.key) throw new Error('recordingProvider: propose() needs options.key to record a turn');
+      const turn = await inner.propose(request, options);
+      writer.write(
+        CassetteLine.parse({
+          v: 1,
+          provider: inner.id,
+          model: inner.model,
+          key: options.key,
+          request_hash: requestHash(request),
+          ...requestPartHashes(request),
+          response: turn,
+        }),
+      );
+      return turn;
+    },
+  };
+}
+
+/**
+ * Append cassette lines to a JSONL file, one synchronous write per line, so
+ * concurrent trials never interleave inside a line.
+ */
+export function createCassetteWriter(file: string): CassetteWriter {
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  return {
+    write(line) {
+      appendFileSync(file, `${JSON.stringify(line)}\n`);
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { readFileSync } from 'node:fs';
+import { CassetteLine, ConfigError } from '../../src/spec/index.ts';
+import type { ConfigIssue } from '../../src/spec/index.ts';
+
+/** A cassette line with where it came from, for error messages. */
+export interface LocatedLine {
+  line: CassetteLine;
+  file: string;
+  lineNumber: number;
+}
+
+/**
+ * Read one cassette JSONL file. Every bad line (invalid JSON, wrong shape)
+ * is reported with file:line in one ConfigError; blank lines are skipped.
+ */
+export function readCassetteFile(file: string): LocatedLine[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError({ file, message: `cannot read cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, expected: 'a readable JSONL file' });
+  }
+  const lines: LocatedLine[] = [];
+  const issues: ConfigIssue[] = [];
+  text.split('\n').forEach((raw, index) => {
+    const lineNumber = index + 1;
+    if (raw.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      issues.push({ file, line: lineNumber, message: `invalid JSON: ${(error as Error).message}`, expected: 'one JSON object per line' });
+      return;
+    }
+    const parsed = CassetteLine.safeParse(value);
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues.slice(0, 3)) {
+        issues.push({ file, line: lineNumber, field: issue.path.join('.') || undefined, message: issue.message, expected: 'a cassette line (SPEC §3)' });
+      }
+      return;
+    }
+    lines.push({ line: parsed.data, file, lineNumber });
+  });
+  if (issues.length > 0) throw new ConfigError(issues);
+  return lines;
+}

@@ -1,0 +1,107 @@
+import type { Command } from 'commander';
+import { ConfigError } from '../../spec/errors.ts';
+
+// The aggregate and report modules are imported inside the action, so `toolmark --help` stays fast.
+
+interface CompareFlags {
+  run?: string;
+  split?: string;
+  json?: boolean;
+  root?: string;
+  out?: string;
+  seed?: string;
+}
+
+function splitOf(text: string | undefined): 'train' | 'heldout' | 'all' | undefined {
+  if (text === undefined) return undefined;
+  if (text === 'train' || text === 'heldout' || text === 'all') return text;
+  throw new ConfigError({ file: '--split', field: text, message: `unknown split "${text}"`, expected: 'train, heldout or all' });
+}
+
+function seedOf(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const seed = Number(text);
+  if (!Number.isInteger(seed)) throw new ConfigError({ file: '--seed', field: text, message: 'not a whole number', expected: 'an integer' });
+  return seed;
+}
+
+async function compareAction(first: string, second: string | undefined, flags: CompareFlags): Promise<void> {
+  const path = await import('node:path');
+  const { mkdir, writeFile } = await import('node:fs/promises');
+  const { loadConfig } = await import('../../load/config.ts');
+  const aggregate = await import('../../aggregate/index.ts');
+  const { renderCompareMarkdown } = await import('../../report/compare-markdown.ts');
+
+  const split = splitOf(flags.split);
+  const seed = seedOf(flags.seed);
+  const root = path.resolve(flags.root ?? '.');
+  const issues: import('../../spec/errors.ts').ConfigIssue[] = [];
+  const { config } = await loadConfig(root, issues);
+  if (issues.length) throw new ConfigError(issues);
+  const resultsDir = path.resolve(root, config.run.out);
+
+  if (second === undefined) {
+    throw new ConfigError({ file: 'compare', message: 'two sides are needed', expected: 'RUN_A RUN_B, RUN:surfaceA RUN:surfaceB, or --run RUN surfaceA surfaceB' });
+  }
+  let refA: import('../../aggregate/index.ts').RunRef;
+  let refB: import('../../aggregate/index.ts').RunRef;
+  if (flags.run !== undefined) {
+    const run = aggregate.resolveRunRef(flags.run, resultsDir, '--run');
+    refA = { ...run, text: first, surface: first };
+    refB = { ...run, text: second, surface: second };
+  } else {
+    refA = aggregate.resolveRunRef(first, resultsDir, 'A');
+    try {
+      refB = aggregate.resolveRunRef(second, resultsDir, 'B');
+    } catch (error) {
+      // `RUN:typed-v2 typed-v3`: a bare name that is no run is a surface of A's run.
+      if (!(error instanceof ConfigError) || second.includes(':') || second.includes(path.sep)) throw error;
+      refB = { text: second, runDir: refA.runDir, runId: refA.runId, surface: second };
+    }
+  }
+
+  const input = async (ref: import('../../aggregate/index.ts').RunRef) => {
+    const manifest = await aggregate.readRunManifest(ref.runDir);
+    return {
+      label: ref.text,
+      runId: manifest?.run_id ?? ref.runId,
+      runDir: ref.runDir,
+      surface: ref.surface,
+      synthetic: manifest?.providers.some((provider) => provider.synthetic) ?? false,
+      records: aggregate.readRunTrials(ref.runDir),
+    };
+  };
+  let comparison;
+  try {
+    comparison = await aggregate.compareSides(await input(refA), await input(refB), { split, seed });
+  } catch (error) {
+    if (error instanceof aggregate.MissingSurfaceError) {
+      throw new ConfigError({ file: error.input.label, field: 'surface', message: error.message, expected: `one of: ${error.available.join(', ')}` });
+    }
+    throw error;
+  }
+  const markdown = renderCompareMarkdown(comparison);
+  process.stdout.write(flags.json ? `${JSON.stringify(comparison, null, 2)}\n` : markdown);
+  if (flags.out !== undefined) {
+    const out = path.resolve(flags.out);
+    await mkdir(out, { recursive: true });
+    await writeFile(path.join(out, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
+    await writeFile(path.join(out, 'report.md'), markdown);
+  }
+}
+
+/** `toolmark compare A B`: two surfaces of one run, or two runs, paired trial by trial. */
+export function describe(program: Command, _setExitCode: (code: number) => void): Command {
+  return program
+    .command('compare')
+    .description('Compare two surfaces of one run (RUN:a RUN:b, or --run RUN a b) or two runs (RUN_A RUN_B), paired by task and trial')
+    .argument('<a>', 'side A: RUN, RUN:surface, or a surface id with --run')
+    .argument('[b]', 'side B: RUN, RUN:surface, or a surface id (of --run, or of A\'s run)')
+    .option('--run <run>', 'compare two surfaces of this run (A and B are surface ids)')
+    .option('--split <split>', 'only this split: train | heldout | all (default: each of them)')
+    .option('--json', 'print the comparison as JSON')
+    .option('--out <dir>', 'also write comparison.json and report.md into this folder')
+    .option('--seed <n>', 'bootstrap seed (default 20240501)')
+    .option('--root <dir>', 'project root (default: current folder); run ids resolve under its results folder')
+    .action(async (a: string, b: string | undefined, flags: CompareFlags) => compareAction(a, b, flags));
+}

@@ -1,0 +1,66 @@
+import type { Command } from 'commander';
+
+interface ReportFlags {
+  root: string;
+  browserTrials: string;
+}
+
+/**
+ * Finds the run folder: RUN as a path, else RUN as a run id under the
+ * configured results folder. A miss is a ConfigError naming the nearest run.
+ */
+async function resolveRunDir(run: string, root: string, out: string): Promise<string> {
+  const { stat, readdir } = await import('node:fs/promises');
+  const { resolve, join } = await import('node:path');
+  const { ConfigError } = await import('../../spec/index.ts');
+  const { closest } = await import('../../load/suggest.ts');
+  const isDir = async (path: string) => (await stat(path).catch(() => null))?.isDirectory() ?? false;
+  const direct = resolve(run);
+  if (await isDir(direct)) return direct;
+  const resultsDir = resolve(root, out);
+  const byId = join(resultsDir, run);
+  if (await isDir(byId)) return byId;
+  const runs = await readdir(resultsDir, { withFileTypes: true }).then((entries) => entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name)).catch(() => []);
+  throw new ConfigError({
+    file: '(command line)', field: 'RUN', message: `no run folder "${run}"`,
+    expected: `a run folder path, or a run id under ${resultsDir}${runs.length ? ` (${runs.slice(0, 8).join(', ')}${runs.length > 8 ? ', …' : ''})` : ''}`,
+    suggestion: closest(run, runs),
+  });
+}
+
+async function reportAction(run: string, flags: ReportFlags): Promise<void> {
+  const { ConfigError, GateConfig } = await import('../../spec/index.ts');
+  const { loadConfig } = await import('../../load/config.ts');
+  const { renderRunReports } = await import('../../report/index.ts');
+  const { stat } = await import('node:fs/promises');
+  const { relative, resolve } = await import('node:path');
+
+  const sampleLimit = Number(flags.browserTrials);
+  if (!Number.isInteger(sampleLimit) || sampleLimit < 0) {
+    throw new ConfigError({ file: '(command line)', field: '--browser-trials', message: `"${flags.browserTrials}" is not a count`, expected: 'a whole number ≥ 0' });
+  }
+  // Only the config is read (gate thresholds, results folder): re-rendering an
+  // old run must not depend on today's suites still loading.
+  const issues: import('../../spec/index.ts').ConfigIssue[] = [];
+  const { config } = await loadConfig(resolve(flags.root), issues);
+  if (issues.length > 0) throw new ConfigError(issues);
+  const gate = config.gate ?? GateConfig.parse({});
+  const runDir = await resolveRunDir(run, flags.root, config.run.out);
+  const paths = await renderRunReports(runDir, { gate, sampleLimit });
+  for (const path of [paths.markdown, paths.html, paths.junit]) {
+    const { size } = await stat(path);
+    const shown = relative(process.cwd(), path);
+    process.stdout.write(`wrote ${shown.startsWith('..') ? path : shown} (${size.toLocaleString('en-US')} bytes)\n`);
+  }
+}
+
+/** `toolmark report RUN`: re-render report.md, report.html and junit.xml from a run folder. */
+export function describe(program: Command, _setExitCode: (code: number) => void): Command {
+  return program
+    .command('report')
+    .description('Re-render report.md, report.html and junit.xml from a run folder (results/<run-id>/)')
+    .argument('<run>', 'run folder, or a run id under the results folder')
+    .option('--root <dir>', 'project root (for toolmark.config.yaml: gate thresholds, results folder)', process.cwd())
+    .option('--browser-trials <n>', 'most trials embedded in the HTML trial browser (failures first)', '2000')
+    .action((run: string, flags: ReportFlags) => reportAction(run, flags));
+}

@@ -1,0 +1,250 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import { ConfigError } from '../../spec/errors.ts';
+import type { Manifest, ProjectConfig, Provider, Summary, TrialRecord } from '../../spec/index.ts';
+
+// Heavy modules (loader, SDKs, scorers, renderers) are imported inside the
+// action, so `toolmark --help` stays fast.
+
+interface RunFlags {
+  provider: string[];
+  surface: string[];
+  split?: string;
+  trials?: string;
+  concurrency?: string;
+  domain: string[];
+  task?: string;
+  record?: string;
+  resume?: string;
+  shard?: string;
+  out?: string;
+  runId?: string;
+  allowStale?: boolean;
+  root?: string;
+}
+
+/** What a run selects, stored in the manifest so `--resume` replays exactly the same plan. */
+export interface StoredSelection {
+  providers: string[];
+  surfaces: string[];
+  split: 'train' | 'heldout' | 'all';
+  trials: number;
+  domains: string[];
+  task: string | null;
+  shard: string | null;
+  allow_stale: boolean;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+function positiveInteger(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError({ file: flag, field: text, message: 'not a positive whole number', expected: 'an integer ≥ 1' });
+  return value;
+}
+
+function splitOf(text: string | undefined, fallback: StoredSelection['split']): StoredSelection['split'] {
+  if (text === undefined) return fallback;
+  if (text === 'train' || text === 'heldout' || text === 'all') return text;
+  throw new ConfigError({ file: '--split', field: text, message: `unknown split "${text}"`, expected: 'train, heldout or all' });
+}
+
+/** A path as the user would type it: relative when under the current folder. */
+export function displayPath(target: string): string {
+  const relative = path.relative(process.cwd(), target);
+  return relative === '' ? '.' : relative.startsWith('..') ? target : relative;
+}
+
+/** Resolve `--resume RUN`: a folder path, or a run id under the output folder. */
+function resolveRunDir(run: string, outDir: string): string {
+  return path.isAbsolute(run) || run.includes(path.sep) ? path.resolve(run) : path.join(outDir, run);
+}
+
+/**
+ * After the trials: aggregate `trials.jsonl` (streamed) into `summary.json`,
+ * then render the reports. Shared with `toolmark merge`.
+ */
+export async function finalizeRun(runDir: string, options: { runId: string; config: ProjectConfig; synthetic: boolean }): Promise<Summary> {
+  const { createAggregator } = await import('../../aggregate/index.ts');
+  const { readTrials, writeFileAtomic, RUN_FILES } = await import('../../solve/index.ts');
+  const aggregator = createAggregator({ runId: options.runId, prices: options.config.prices, synthetic: options.synthetic });
+  for await (const record of readTrials(path.join(runDir, RUN_FILES.trials))) aggregator.add(record);
+  const summary = aggregator.finish();
+  writeFileAtomic(path.join(runDir, RUN_FILES.summary), `${JSON.stringify(summary, null, 2)}\n`);
+  const { renderRunReports } = await import('../../report/index.ts');
+  await renderRunReports(runDir, { gate: options.config.gate });
+  return summary;
+}
+
+async function runAction(flags: RunFlags, setExitCode: (code: number) => void): Promise<void> {
+  const { loadProject } = await import('../../load/index.ts');
+  const solve = await import('../../solve/index.ts');
+  const providersModule = await import('../../../providers/index.ts');
+  const { recordingProvider, createCassetteWriter } = await import('../../../providers/recording.ts');
+  const { scoreTrial } = await import('../../score/index.ts');
+  const { createProgress } = await import('../progress.ts');
+  const { formatSummaryTable } = await import('../summary-table.ts');
+  const { mkdirSync, existsSync } = await import('node:fs');
+  const { execFileSync } = await import('node:child_process');
+
+  const root = path.resolve(flags.root ?? '.');
+  const concurrencyFlag = positiveInteger('--concurrency', flags.concurrency);
+  let resumed: Manifest | null = null;
+  let runDir: string;
+  let selection: StoredSelection;
+
+  // Defaults come from the config; a resumed run takes its stored selection instead.
+  const firstLoad = await loadProject(root, flags.domain.length ? { domains: flags.domain } : {});
+  const config = firstLoad.config;
+  const outDir = path.resolve(root, flags.out ?? config.run.out);
+  if (flags.resume) {
+    runDir = resolveRunDir(flags.resume, outDir);
+    resumed = solve.readManifest(runDir);
+    selection = (resumed.config as { selection?: StoredSelection }).selection ?? (() => {
+      throw new ConfigError({ file: path.join(runDir, 'manifest.json'), field: 'config.selection', message: 'this run has no stored selection, so it cannot be resumed' });
+    })();
+  } else {
+    selection = {
+      providers: flags.provider.length ? flags.provider : config.run.providers,
+      surfaces: flags.surface,
+      split: splitOf(flags.split, config.run.split),
+      trials: positiveInteger('--trials', flags.trials) ?? config.run.trials,
+      domains: flags.domain,
+      task: flags.task ?? null,
+      shard: flags.shard ?? null,
+      allow_stale: flags.allowStale ?? false,
+    };
+    if (selection.shard) solve.parseShard(selection.shard);
+    const runId = flags.runId ?? solve.createRunId();
+    runDir = path.join(outDir, runId);
+    if (existsSync(runDir)) throw new ConfigError({ file: runDir, message: 'a run with this id already exists', expected: 'a new --run-id, or --resume to continue it' });
+  }
+  // A resumed run loads the domains it was started with.
+  const project = resumed && selection.domains.join() !== flags.domain.join()
+    ? await loadProject(root, selection.domains.length ? { domains: selection.domains } : {})
+    : firstLoad;
+
+  // Providers: parsed once, keys checked, nothing called yet.
+  const providers: { spec: string; provider: Provider; synthetic: boolean }[] = [];
+  const writer = flags.record ? createCassetteWriter(path.resolve(flags.record)) : null;
+  for (const text of selection.providers) {
+    const spec = providersModule.parseProviderSpec(text, config.providers);
+    const made = await providersModule.createProviders(spec, { config, env: process.env, root, allowStale: selection.allow_stale || flags.allowStale });
+    for (const provider of made) {
+      const synthetic = (provider as { synthetic?: boolean }).synthetic === true;
+      providers.push({ spec: text, provider: writer ? recordingProvider(provider, writer) : provider, synthetic });
+    }
+  }
+  const synthetic = providers.some((entry) => entry.synthetic);
+  const settings = { temperature: config.run.temperature, max_tokens: config.run.max_tokens };
+  const plan = solve.planTrials(project.domains, providers.map((entry) => entry.provider), selection);
+  // Replay checks every trial's first turn now: a stale or incomplete cassette stops here, nothing written.
+  solve.preflight(plan, { settings });
+
+  const { schemaCost } = await import('../../cost/schema-cost.ts');
+  const surfaces = new Map<string, Manifest['surfaces'][number]>();
+  const tasks = new Map<string, Manifest['tasks'][number]>();
+  for (const planned of plan) {
+    const surfaceKey = `${planned.domain.name}/${planned.surface.id}`;
+    if (!surfaces.has(surfaceKey)) {
+      const cost = schemaCost(planned.surface.payload);
+      surfaces.set(surfaceKey, { domain: planned.domain.name, id: planned.surface.id, hash: planned.surface.hash, schema_tokens: cost.tokens, schema_bytes: cost.bytes });
+    }
+    tasks.set(`${planned.domain.name}/${planned.task.id}`, { domain: planned.domain.name, id: planned.task.id, kind: planned.task.kind, split: planned.task.split });
+  }
+  if (resumed) {
+    const changed = resumed.surfaces.filter((old) => { const now = surfaces.get(`${old.domain}/${old.id}`); return now && now.hash !== old.hash; });
+    if (changed.length > 0) {
+      throw new ConfigError({ file: path.join(runDir, 'manifest.json'), message: `surface ${changed.map((surface) => `\`${surface.id}\``).join(', ')} changed since this run started, so resuming would mix two versions`, expected: 'the same surfaces, or a new run' });
+    }
+  }
+
+  let git: string | null = null;
+  try {
+    git = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || null;
+  } catch {
+    git = null;
+  }
+  const { readFileSync } = await import('node:fs');
+  const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  const runId = resumed?.run_id ?? path.basename(runDir);
+  const manifest: Manifest = resumed ?? {
+    v: 1,
+    run_id: runId,
+    started_at: new Date().toISOString(),
+    finished_at: null,
+    git_commit: git,
+    toolmark_version: version,
+    node_version: process.version,
+    config: { ...config, selection },
+    providers: providers.map((entry) => ({ id: entry.spec, provider: entry.provider.id, model: entry.provider.model, synthetic: entry.synthetic })),
+    surfaces: [...surfaces.values()],
+    tasks: [...tasks.values()],
+    trials: selection.trials,
+    shard: selection.shard,
+    planned: plan.length,
+  };
+  mkdirSync(runDir, { recursive: true });
+  solve.writeManifest(runDir, { ...manifest, finished_at: null });
+
+  // Ctrl-C once: schedule nothing more, let trials in flight finish. Twice: leave now
+  // (trials.jsonl holds only whole lines, plus at most one torn line that resume drops).
+  const stop = new AbortController();
+  const onInterrupt = () => {
+    if (stop.signal.aborted) process.exit(130);
+    stop.abort();
+    process.stderr.write('\ninterrupted: finishing the trials in flight (Ctrl-C again to quit now)…\n');
+  };
+  process.on('SIGINT', onInterrupt);
+  const progress = createProgress(process.stderr);
+  let outcome;
+  try {
+    outcome = await solve.executeRun({
+      runDir,
+      plan,
+      concurrency: concurrencyFlag ?? config.run.concurrency,
+      settings,
+      stop: stop.signal,
+      finish: (record: TrialRecord, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
+      onStart: (info) => progress.start(info),
+      onTrialDone: (record) => progress.tick(record),
+    });
+  } finally {
+    progress.stop();
+    process.off('SIGINT', onInterrupt);
+  }
+
+  const summary = await finalizeRun(runDir, { runId, config, synthetic });
+  if (!outcome.interrupted) solve.writeManifest(runDir, { ...manifest, finished_at: new Date().toISOString() });
+  process.stdout.write(`${formatSummaryTable(summary)}\n\n`);
+  const relative = displayPath(runDir);
+  const repaired = outcome.repairedBytes > 0 ? `, dropped a torn last line (${outcome.repairedBytes} bytes)` : '';
+  process.stdout.write(`run ${runId}: ${outcome.ran} trials run, ${outcome.skipped} already done, ${outcome.errored} errored${repaired} → ${relative}/\n`);
+  if (outcome.interrupted) {
+    process.stdout.write(`interrupted with ${outcome.planned - outcome.ran - outcome.skipped} trials left; continue with: toolmark run --resume ${relative}\n`);
+    setExitCode(130);
+  }
+}
+
+/** `toolmark run`: providers × surfaces × tasks × trials, streamed to results/<run-id>/. */
+export function describe(program: Command, setExitCode: (code: number) => void): Command {
+  return program
+    .command('run')
+    .description('Run tasks × surfaces × trials against providers; stream each trial to results/<run-id>/trials.jsonl')
+    .option('--provider <spec>', 'replay[:PATH,…] | openai:MODEL | openai-responses:MODEL | openai-compatible:MODEL@URL | anthropic:MODEL | a config preset (repeatable)', collect, [])
+    .option('--surface <id>', 'surface id (repeatable; default: all)', collect, [])
+    .option('--split <split>', 'train | heldout | all')
+    .option('--trials <n>', 'trials per task × surface × provider')
+    .option('--concurrency <n>', 'trials run at once')
+    .option('--domain <name>', 'domain to run (repeatable; default: all)', collect, [])
+    .option('--task <glob>', 'only tasks whose id matches (* and ?)')
+    .option('--record <file>', 'write every model turn to this cassette (JSONL)')
+    .option('--resume <run>', 'continue an interrupted run (run id or folder)')
+    .option('--shard <i/n>', 'run only shard i of n (CI matrix); merge with `toolmark merge`')
+    .option('--out <dir>', 'results folder (default from config: results)')
+    .option('--run-id <id>', 'run id (default: timestamp + random suffix)')
+    .option('--allow-stale', 'replay cassettes even when the surface or task changed since recording')
+    .option('--root <dir>', 'project root (default: current folder)')
+    .action(async (flags: RunFlags) => runAction(flags, setExitCode));
+}

@@ -1,0 +1,43 @@
+import type { Constraint } from '../spec/index.ts';
+import { closest } from './suggest.ts';
+
+const OPERATORS = ['regex', 'one_of', 'contains', 'any'] as const;
+
+/**
+ * Problems zod's union cannot see: `Constraint` accepts any JSON value as a
+ * literal, so `{regx: "^T-"}` or `{regex: 5}` would silently become a literal
+ * object to compare against. An object whose only key is (or nearly is) an
+ * operator is read as an operator and checked; a regex must compile.
+ * Returns a message and an optional suggestion, or null when fine.
+ */
+export function checkConstraint(value: Constraint): { message: string; expected?: string; suggestion?: string } | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const keys = Object.keys(value);
+  const operator = keys.find((key) => (OPERATORS as readonly string[]).includes(key));
+  const record = value as Record<string, unknown>;
+  if (operator !== undefined && keys.length > 1) {
+    return { message: `constraint mixes the operator "${operator}" with other keys (${keys.filter((key) => key !== operator).join(', ')})`, expected: 'one operator per constraint: {regex}, {one_of}, {contains} or {any: true}' };
+  }
+  if (operator === undefined) {
+    if (keys.length !== 1) return null;
+    const near = closest(keys[0]!, OPERATORS);
+    return near ? { message: `unknown constraint operator "${keys[0]}"`, expected: 'regex, one_of, contains or any (a literal object would need more than one key)', suggestion: near } : null;
+  }
+  const argument = record[operator];
+  switch (operator) {
+    case 'regex':
+      if (typeof argument !== 'string') return { message: 'regex must be a string', expected: 'a JavaScript regular expression as a string' };
+      try {
+        new RegExp(argument);
+      } catch (error) {
+        return { message: `regex does not compile: ${(error as Error).message}` };
+      }
+      return null;
+    case 'one_of':
+      return Array.isArray(argument) && argument.length > 0 ? null : { message: 'one_of must be a non-empty list', expected: 'a list of allowed values' };
+    case 'contains':
+      return typeof argument === 'string' ? null : { message: 'contains must be a string', expected: 'a substring the value must contain' };
+    default:
+      return argument === true ? null : { message: 'any must be true', expected: '{any: true}' };
+  }
+}

@@ -1,0 +1,137 @@
+import { access, readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ActionSpec, type ConfigIssue } from '../spec/index.ts';
+import type { Domain } from '../registry/domain.ts';
+import type { SourceFile } from './source-file.ts';
+import { closest } from './suggest.ts';
+
+/** A domain module found on disk and imported. */
+export interface FoundDomain {
+  name: string;
+  /** The domain's folder, `suites/<name>`. */
+  dir: string;
+  domain: Domain;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Folder names under `suites/` that hold a `domain.ts`. */
+export async function discoverDomainNames(root: string): Promise<string[]> {
+  const suites = join(root, 'suites');
+  if (!(await exists(suites))) return [];
+  const entries = await readdir(suites, { withFileTypes: true });
+  const names: string[] = [];
+  for (const entry of entries) {
+    if (entry.isDirectory() && (await exists(join(suites, entry.name, 'domain.ts')))) names.push(entry.name);
+  }
+  return names.sort();
+}
+
+/**
+ * Folders that look like a domain's but have no `suites/<name>/domain.ts`:
+ * their tasks or surfaces would be skipped silently, so they are issues.
+ */
+export async function findOrphanFolders(root: string, discovered: string[]): Promise<ConfigIssue[]> {
+  const issues: ConfigIssue[] = [];
+  const list = async (dir: string) => {
+    try {
+      return (await readdir(join(root, dir), { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    } catch {
+      return [];
+    }
+  };
+  for (const name of await list('suites')) {
+    if (discovered.includes(name)) continue;
+    const hasContent = (await exists(join(root, 'suites', name, 'surfaces'))) || (await exists(join(root, 'suites', name, 'tasks')));
+    if (hasContent) issues.push({ file: `suites/${name}`, message: `has surfaces or tasks but no domain.ts, so it would be skipped`, expected: `suites/${name}/domain.ts with a default export`, suggestion: closest(name, discovered) });
+  }
+  for (const name of await list('heldout')) {
+    if (!discovered.includes(name)) issues.push({ file: `heldout/${name}`, message: `held-out tasks for a domain that does not exist (no suites/${name}/domain.ts)`, suggestion: closest(name, discovered) });
+  }
+  return issues;
+}
+
+/**
+ * Pick the domains to load: the config's list (or every discovered one),
+ * narrowed by the caller's list. Unknown names become issues with a suggestion.
+ */
+export function chooseDomains(discovered: string[], fromConfig: string[] | undefined, requested: string[] | undefined, config: SourceFile | null, issues: ConfigIssue[]): string[] {
+  let chosen = discovered;
+  if (fromConfig) {
+    fromConfig.forEach((name, index) => {
+      if (!discovered.includes(name)) {
+        const details = { message: `domain "${name}" has no suites/${name}/domain.ts`, suggestion: closest(name, discovered) };
+        issues.push(config ? config.issue(['domains', index], details) : { file: 'toolmark.config.yaml', field: `domains[${index}]`, ...details });
+      }
+    });
+    chosen = fromConfig.filter((name) => discovered.includes(name));
+  }
+  if (requested) {
+    for (const name of requested) {
+      if (!chosen.includes(name)) issues.push({ file: '(command line)', field: 'domain', message: `unknown domain "${name}"`, expected: chosen.length > 0 ? `one of ${chosen.join(', ')}` : 'a folder suites/<name>/ with a domain.ts', suggestion: closest(name, chosen) });
+    }
+    chosen = chosen.filter((name) => requested.includes(name));
+  }
+  return chosen;
+}
+
+function describeError(error: unknown): string {
+  if (error instanceof Error) return error.message.split('\n')[0]!;
+  return String(error);
+}
+
+/**
+ * Import `suites/<name>/domain.ts` and check its shape. Import failures and
+ * malformed domains are issues, not crashes: a user's domain file is input.
+ */
+export async function importDomain(root: string, name: string, issues: ConfigIssue[]): Promise<FoundDomain | null> {
+  const dir = join(root, 'suites', name);
+  const file = join(dir, 'domain.ts');
+  const display = relative(root, file);
+  let module: { default?: unknown };
+  try {
+    module = await import(pathToFileURL(file).href);
+  } catch (error) {
+    issues.push({ file: display, message: `could not import the domain module: ${describeError(error)}` });
+    return null;
+  }
+  const domain = module.default as Domain | undefined;
+  const before = issues.length;
+  const problem = (message: string, field?: string, expected?: string) => issues.push({ file: display, field, message, expected });
+  if (!domain || typeof domain !== 'object') {
+    problem('has no default export', undefined, 'export default defineDomain({...})');
+    return null;
+  }
+  if (!Array.isArray(domain.actions)) problem('actions must be a list', 'actions');
+  if (!Array.isArray(domain.tools)) problem('tools must be a list', 'tools');
+  if (typeof domain.createState !== 'function') problem('createState must be a function', 'createState');
+  if (!domain.views || typeof domain.views !== 'object') problem('views must be an object of functions', 'views');
+  if (issues.length > before) return null;
+  if (domain.name !== name) problem(`domain name "${domain.name}" differs from its folder "${name}"`, 'name', `"${name}"`);
+
+  const actionIds = new Set<string>();
+  domain.actions.forEach((action, index) => {
+    const parsed = ActionSpec.safeParse(action);
+    if (!parsed.success) problem(`action is malformed: ${parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`, `actions[${index}]`);
+    if (actionIds.has(action.id)) problem(`action "${action.id}" is declared twice`, `actions[${index}].id`);
+    actionIds.add(action.id);
+  });
+  domain.actions.forEach((action, index) => {
+    if (action.preview !== undefined && !actionIds.has(action.preview)) problem(`preview action "${action.preview}" is not an action of this domain`, `actions[${index}].preview`);
+  });
+  const toolNames = new Set<string>();
+  domain.tools.forEach((tool, index) => {
+    if (toolNames.has(tool.name)) problem(`registry tool "${tool.name}" is declared twice`, `tools[${index}].name`);
+    toolNames.add(tool.name);
+    if (!tool.input || typeof (tool.input as { safeParse?: unknown }).safeParse !== 'function') problem(`registry tool "${tool.name}" has no zod input schema`, `tools[${index}].input`);
+  });
+  return { name, dir, domain };
+}

@@ -1,0 +1,128 @@
+import { resolve } from 'node:path';
+import { ConfigError, formatConfigIssue, type ConfigIssue, type ProjectConfig, type ResolvedSurface, type Task } from '../spec/index.ts';
+import type { Domain } from '../registry/domain.ts';
+import { loadConfig } from './config.ts';
+import { chooseDomains, discoverDomainNames, findOrphanFolders, importDomain } from './domains.ts';
+import { loadSurfaces } from './surfaces.ts';
+import { checkTask, readTasks, requiredActions, type LocatedTask } from './tasks.ts';
+
+/** A project on disk, fully validated (SPEC §3). */
+export interface Project {
+  root: string;
+  config: ProjectConfig;
+  /** Absolute path of `toolmark.config.yaml`, or null when the project has none. */
+  configFile: string | null;
+  domains: LoadedDomain[];
+}
+
+/** One domain with its resolved surfaces and its tasks of both splits (`task.split` says which). */
+export interface LoadedDomain {
+  name: string;
+  dir: string;
+  domain: Domain;
+  surfaces: ResolvedSurface[];
+  tasks: Task[];
+}
+
+export interface LoadOptions {
+  /** Load only these domains (names of `suites/<name>/`). */
+  domains?: string[];
+}
+
+/** Actions each surface can express: identity tools their action, multiplexed tools their map. */
+function expressible(surface: ResolvedSurface): Set<string> {
+  const actions = new Set<string>();
+  for (const tool of surface.tools) {
+    if (tool.mapping.kind === 'identity') actions.add(tool.mapping.action);
+    else for (const action of Object.values(tool.mapping.map)) actions.add(action);
+  }
+  return actions;
+}
+
+/** Cross-file task checks: ids unique across files and splits; every expected action expressible on some surface. */
+function checkTaskSet(located: LocatedTask[], surfaces: ResolvedSurface[], domain: Domain, surfacesFailed: boolean, issues: ConfigIssue[]): void {
+  const domainName = domain.name;
+  const actionIds = new Set(domain.actions.map((action) => action.id));
+  const seen = new Map<string, LocatedTask>();
+  for (const item of located) {
+    const earlier = seen.get(item.task.id);
+    if (earlier) {
+      const where = `${earlier.task.source.file}:${earlier.task.source.line}${earlier.task.split !== item.task.split ? `, in the ${earlier.task.split} split` : ''}`;
+      issues.push(item.source.issue([...item.path, 'id'], { message: `duplicate task id "${item.task.id}" (also at ${where})`, expected: `task ids unique within domain ${domainName} across train and held-out` }));
+    } else seen.set(item.task.id, item);
+  }
+  // With a broken surface we cannot tell what is expressible; its own issue is reported.
+  if (surfacesFailed) return;
+  if (surfaces.length === 0) {
+    if (located.length > 0) issues.push({ file: `suites/${domainName}/surfaces`, message: `domain ${domainName} has tasks but no surfaces, so no task can run`, expected: `at least one suites/${domainName}/surfaces/*.yaml` });
+    return;
+  }
+  const bySurface = surfaces.map((surface) => ({ id: surface.id, actions: expressible(surface) }));
+  const surfaceList = bySurface.length > 0 ? bySurface.map((surface) => surface.id).join(', ') : '(none)';
+  for (const item of located) {
+    const { all, anyOf } = requiredActions(item.task);
+    // Unknown actions already have their own issue (with a suggestion).
+    for (const action of all.filter((id) => actionIds.has(id))) {
+      if (!bySurface.some((surface) => surface.actions.has(action))) {
+        issues.push(item.source.issue([...item.path], { message: `task "${item.task.id}" expects action ${action}, which no surface of domain ${domainName} can express (surfaces: ${surfaceList})` }));
+      }
+    }
+    if (anyOf.length > 0 && !bySurface.some((surface) => anyOf.some((action) => surface.actions.has(action)))) {
+      issues.push(item.source.issue([...item.path, 'expect', 'any_of'], { message: `task "${item.task.id}" accepts ${anyOf.join(' or ')}, none of which any surface of domain ${domainName} can express (surfaces: ${surfaceList})` }));
+    }
+  }
+}
+
+/**
+ * Load and validate a project: config, domains, surfaces (with `extends`
+ * merged and hashed) and tasks of both splits. Every problem in every file
+ * is collected; if there is any, one ConfigError lists them all (sorted by
+ * file and line) and nothing is returned.
+ */
+export async function loadProject(root: string, options: LoadOptions = {}): Promise<Project> {
+  const absoluteRoot = resolve(root);
+  const issues: ConfigIssue[] = [];
+  const { config, file: configFile, source: configSource } = await loadConfig(absoluteRoot, issues);
+  const discovered = await discoverDomainNames(absoluteRoot);
+  const names = chooseDomains(discovered, config.domains, options.domains, configSource, issues);
+  // Asked for specific domains: folders of other domains are none of our business.
+  if (!options.domains) issues.push(...(await findOrphanFolders(absoluteRoot, discovered)));
+  if (discovered.length === 0) issues.push({ file: absoluteRoot, message: 'no domains found', expected: 'at least one suites/<name>/domain.ts' });
+
+  const domains: LoadedDomain[] = [];
+  for (const name of names) {
+    const found = await importDomain(absoluteRoot, name, issues);
+    if (!found) continue;
+    const before = issues.length;
+    const surfaces = await loadSurfaces(found.dir, absoluteRoot, found.domain, issues);
+    const surfacesFailed = issues.length > before;
+    const located = [...(await readTasks(absoluteRoot, name, 'train', issues)), ...(await readTasks(absoluteRoot, name, 'heldout', issues))];
+    for (const item of located) checkTask(item, found.domain, issues);
+    checkTaskSet(located, surfaces, found.domain, surfacesFailed, issues);
+    domains.push({ name, dir: found.dir, domain: found.domain, surfaces, tasks: located.map((item) => item.task) });
+  }
+
+  if (issues.length > 0) throw new ConfigError(sortIssues(dedupe(issues)));
+  return { root: absoluteRoot, config, configFile, domains };
+}
+
+/** An issue reached twice (a parent surface's entry seen again through a revision) is shown once. */
+function dedupe(issues: ConfigIssue[]): ConfigIssue[] {
+  const seen = new Set<string>();
+  return issues.filter((issue) => {
+    const text = formatConfigIssue(issue);
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
+}
+
+function sortIssues(issues: ConfigIssue[]): ConfigIssue[] {
+  return issues
+    .map((issue, index) => ({ issue, index }))
+    .sort((a, b) => a.issue.file.localeCompare(b.issue.file) || (a.issue.line ?? 0) - (b.issue.line ?? 0) || (a.issue.column ?? 0) - (b.issue.column ?? 0) || a.index - b.index)
+    .map(({ issue }) => issue);
+}
+
+export { resolveMergedSurface, surfaceHash } from './surfaces.ts';
+export { MAX_FILE_BYTES } from './source-file.ts';

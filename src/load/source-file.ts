@@ -1,0 +1,96 @@
+import { readFile, stat } from 'node:fs/promises';
+import { relative } from 'node:path';
+import { Document, LineCounter, isMap, isPair, isScalar, parseDocument, type Node } from 'yaml';
+import type { ConfigIssue } from '../spec/index.ts';
+
+/** Files bigger than this are refused before parsing: no hand-written suite file is that large. */
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+/** A path inside a parsed document, as zod reports it. */
+export type FieldPath = readonly PropertyKey[];
+
+/**
+ * One parsed YAML file with the means to turn a field path into a
+ * `file:line:column` position, so every issue points at the offending text.
+ */
+export class SourceFile {
+  constructor(
+    /** Path as shown to the user (relative to the project root). */
+    readonly display: string,
+    readonly document: Document,
+    private readonly lines: LineCounter,
+  ) {}
+
+  /** The plain JavaScript value of the document. */
+  value(): unknown {
+    return this.document.toJS({ maxAliasCount: 100 });
+  }
+
+  /**
+   * Line and column of the value at `path`; with `key`, of that key inside
+   * the mapping at `path`. Falls back to the nearest existing ancestor, since
+   * a missing field has no text of its own.
+   */
+  position(path: FieldPath, key?: string): { line: number; column: number } {
+    if (key !== undefined) {
+      const map = path.length === 0 ? this.document.contents : this.document.getIn(path as unknown[], true);
+      if (isMap(map)) {
+        const pair = map.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === key);
+        const keyNode = pair?.key as Node | undefined;
+        if (keyNode?.range) return this.at(keyNode.range[0]);
+      }
+    }
+    for (let length = path.length; length >= 0; length--) {
+      const node = length === 0 ? this.document.contents : (this.document.getIn(path.slice(0, length) as unknown[], true) as Node | undefined);
+      if (node && typeof node === 'object' && 'range' in node && node.range) return this.at(node.range[0]);
+    }
+    return { line: 1, column: 1 };
+  }
+
+  /** An issue located at `path` (or at `key` inside it). */
+  issue(path: FieldPath, fields: Omit<ConfigIssue, 'file' | 'line' | 'column' | 'field'> & { key?: string }): ConfigIssue {
+    const { key, ...rest } = fields;
+    const { line, column } = this.position(path, key);
+    const fullPath = key === undefined ? path : [...path, key];
+    return { file: this.display, line, column, field: formatFieldPath(fullPath) || undefined, ...rest };
+  }
+
+  private at(offset: number): { line: number; column: number } {
+    const { line, col } = this.lines.linePos(offset);
+    return { line, column: col };
+  }
+}
+
+/** `tasks[3].expect.action` from `['tasks', 3, 'expect', 'action']`. */
+export function formatFieldPath(path: FieldPath): string {
+  let text = '';
+  for (const part of path) {
+    if (typeof part === 'number') text += `[${part}]`;
+    else text += text === '' ? String(part) : `.${String(part)}`;
+  }
+  return text;
+}
+
+/**
+ * Read and parse one YAML file. Syntax errors (including duplicate keys) and
+ * oversized files become issues; the file is then `null`.
+ */
+export async function readSourceFile(path: string, root: string, issues: ConfigIssue[]): Promise<SourceFile | null> {
+  const display = relative(root, path) || path;
+  const info = await stat(path);
+  if (info.size > MAX_FILE_BYTES) {
+    issues.push({ file: display, message: `file is ${(info.size / 1024 / 1024).toFixed(1)} MB, larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit for suite files`, expected: 'a hand-written YAML file; split it into several files' });
+    return null;
+  }
+  const text = await readFile(path, 'utf8');
+  const lines = new LineCounter();
+  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  if (document.errors.length > 0) {
+    for (const error of document.errors) {
+      const { line, col } = lines.linePos(error.pos[0]);
+      issues.push({ file: display, line, column: col, message: `YAML syntax error: ${error.message.split('\n')[0]!.replace(/:$/, '')}` });
+    }
+    return null;
+  }
+  return new SourceFile(display, document, lines);
+}

@@ -1,0 +1,117 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { TaskSpec, type ConfigIssue, type Constraint, type Split, type Task } from '../spec/index.ts';
+import type { Domain } from '../registry/domain.ts';
+import { checkConstraint } from './constraints.ts';
+import { readSourceFile, type FieldPath, type SourceFile } from './source-file.ts';
+import { closest } from './suggest.ts';
+import { yamlFilesIn } from './surfaces.ts';
+import { inputJsonSchema, propertyNames } from './tool-schema.ts';
+import { zodIssuesToConfigIssues } from './zod-issues.ts';
+
+/** The file's outer shape; each task is checked on its own so one bad task does not hide the others. */
+const TaskFileShape = z.strictObject({ v: z.literal(1).optional(), tasks: z.array(z.unknown()).min(1) });
+
+/** A task with the file it came from, for later cross-file checks. */
+export interface LocatedTask {
+  task: Task;
+  source: SourceFile;
+  path: FieldPath;
+}
+
+/** Read train (`suites/<d>/tasks`) or held-out (`heldout/<d>/tasks`) task files of one domain. */
+export async function readTasks(root: string, domainName: string, split: Split, issues: ConfigIssue[]): Promise<LocatedTask[]> {
+  const dir = split === 'train' ? join(root, 'suites', domainName, 'tasks') : join(root, 'heldout', domainName, 'tasks');
+  const located: LocatedTask[] = [];
+  for (const path of await yamlFilesIn(dir)) {
+    const source = await readSourceFile(path, root, issues);
+    if (!source) continue;
+    const value = source.value();
+    const shape = TaskFileShape.safeParse(value);
+    if (!shape.success) {
+      issues.push(...zodIssuesToConfigIssues(source, TaskFileShape, shape.error, value));
+      continue;
+    }
+    shape.data.tasks.forEach((item, index) => {
+      const base = ['tasks', index];
+      const parsed = TaskSpec.safeParse(item);
+      if (!parsed.success) {
+        issues.push(...zodIssuesToConfigIssues(source, TaskSpec, parsed.error, item, base));
+        return;
+      }
+      const line = source.position(base).line;
+      located.push({ task: { ...parsed.data, domain: domainName, split, source: { file: source.display, line } }, source, path: base });
+    });
+  }
+  return located;
+}
+
+/** Actions a task needs some surface to express (any_of: one of them suffices). */
+export function requiredActions(task: Task): { all: string[]; anyOf: string[] } {
+  const expect = task.expect;
+  const all = [...(expect.action ? [expect.action] : []), ...(expect.sequence ?? []).map((step) => (typeof step === 'string' ? step : step.action))];
+  return { all: [...new Set(all)], anyOf: expect.any_of ?? [] };
+}
+
+/**
+ * Checks of one task against its domain: expectation shape per kind, known
+ * actions (with suggestions), views, argument names and constraints.
+ */
+export function checkTask(located: LocatedTask, domain: Domain, issues: ConfigIssue[]): void {
+  const { task, source, path } = located;
+  const at = (field: FieldPath, details: Parameters<SourceFile['issue']>[1]) => issues.push(source.issue([...path, ...field], details));
+  const expect = task.expect;
+  const actionIds = domain.actions.map((action) => action.id);
+  const knownAction = (id: string, field: FieldPath) => {
+    if (actionIds.includes(id)) return true;
+    at(field, { message: `unknown action "${id}"`, expected: `an action of domain ${domain.name}`, suggestion: closest(id, actionIds) });
+    return false;
+  };
+
+  const targets = (['action', 'abstain', 'any_of', 'sequence'] as const).filter((field) => expect[field] !== undefined);
+  if (targets.length > 1) at(['expect'], { message: `expect gives ${targets.join(' and ')}; give only one of action, abstain, any_of, sequence` });
+  switch (task.kind) {
+    case 'must-call':
+    case 'similar-tool':
+      if (!expect.action && !expect.any_of) at(['expect'], { message: `a ${task.kind} task needs expect.action (or expect.any_of)` });
+      if (task.kind === 'similar-tool' && !(expect.distractors?.length)) at(['expect'], { message: 'a similar-tool task names its near-synonym distractors in expect.distractors' });
+      break;
+    case 'must-abstain':
+      if (expect.abstain !== true) at(['expect'], { message: 'a must-abstain task needs expect.abstain: true' });
+      break;
+    case 'multi-step':
+      if (!expect.sequence && !expect.final_state) at(['expect'], { message: 'a multi-step task needs expect.sequence (or expect.final_state)' });
+      break;
+  }
+
+  if (expect.action) knownAction(expect.action, ['expect', 'action']);
+  expect.any_of?.forEach((id, index) => knownAction(id, ['expect', 'any_of', index]));
+  expect.distractors?.forEach((id, index) => knownAction(id, ['expect', 'distractors', index]));
+  task.faults.forEach((fault, index) => knownAction(fault.action, ['faults', index, 'action']));
+
+  const checkArgs = (action: string | undefined, args: Record<string, Constraint> | undefined, field: FieldPath) => {
+    if (!args) return;
+    const tool = action ? domain.tools.find((candidate) => candidate.name === action) : undefined;
+    const names = tool ? propertyNames(inputJsonSchema(tool.input)) : [];
+    for (const [name, constraint] of Object.entries(args)) {
+      // Scoring matches top-level argument names only (src/score/constraint.ts).
+      if (names.length > 0 && !names.includes(name)) at([...field, name], { message: `action ${action} has no argument "${name}"`, expected: `one of ${names.join(', ')}`, suggestion: closest(name, names) });
+      const problem = checkConstraint(constraint);
+      if (problem) at([...field, name], problem);
+    }
+  };
+  checkArgs(expect.action, expect.args, ['expect', 'args']);
+  expect.sequence?.forEach((step, index) => {
+    const action = typeof step === 'string' ? step : step.action;
+    if (knownAction(action, typeof step === 'string' ? ['expect', 'sequence', index] : ['expect', 'sequence', index, 'action']) && typeof step !== 'string') {
+      checkArgs(action, step.args, ['expect', 'sequence', index, 'args']);
+    }
+  });
+
+  const views = Object.keys(domain.views);
+  for (const [view, constraint] of Object.entries(expect.final_state ?? {})) {
+    if (!views.includes(view)) at(['expect', 'final_state'], { key: view, message: `unknown final_state view "${view}"`, expected: views.length > 0 ? `one of ${views.join(', ')}` : 'a view declared by the domain (it declares none)', suggestion: closest(view, views) });
+    const problem = checkConstraint(constraint);
+    if (problem) at(['expect', 'final_state', view], problem);
+  }
+}

@@ -1,0 +1,82 @@
+import type { ReceiptStore } from './receipt-store.ts';
+
+/** A sleep that rejects with the signal's reason as soon as it is aborted. */
+export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, Math.max(0, ms));
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export type BoundaryOutcome<T> = { kind: 'done'; value: T } | { kind: 'timeout' } | { kind: 'cancelled' };
+
+/**
+ * Race `work` against a timer and an outer signal. Whichever ends first
+ * wins; on a timeout or cancel, `controller` is aborted so the handler stops
+ * (its sleeps reject, its pre-write check throws) and `work` keeps running
+ * only to be awaited by whoever needs its late settlement.
+ */
+export async function raceBoundary<T>(work: Promise<T>, options: { timeoutMs: number; controller: AbortController; outer?: AbortSignal }): Promise<BoundaryOutcome<T>> {
+  const { timeoutMs, controller, outer } = options;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onOuterAbort: (() => void) | undefined;
+  const timeout = new Promise<BoundaryOutcome<T>>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
+  });
+  const cancelled = new Promise<BoundaryOutcome<T>>((resolve) => {
+    if (!outer) return;
+    onOuterAbort = () => resolve({ kind: 'cancelled' });
+    if (outer.aborted) onOuterAbort();
+    else outer.addEventListener('abort', onOuterAbort, { once: true });
+  });
+  // A rejection after we stopped listening must not surface as unhandled.
+  work.catch(() => undefined);
+  try {
+    const outcome = await Promise.race([work.then((value): BoundaryOutcome<T> => ({ kind: 'done', value })), timeout, cancelled]);
+    if (outcome.kind !== 'done') controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
+    return outcome;
+  } finally {
+    clearTimeout(timer);
+    if (outer && onOuterAbort) outer.removeEventListener('abort', onOuterAbort);
+  }
+}
+
+// Per receipt store: the tail of the queue of calls holding each (tool, key).
+// Keyed weakly by the store, which is what the calls contend for.
+const keyQueues = new WeakMap<ReceiptStore, Map<string, Promise<void>>>();
+
+/**
+ * Run `fn` while holding the lock for one (tool, idempotency key) in one
+ * store, so two concurrent calls with the same key cannot both miss the
+ * receipt and both write.
+ */
+export async function withKeyLock<T>(store: ReceiptStore, id: string, fn: () => Promise<T>): Promise<T> {
+  let queues = keyQueues.get(store);
+  if (!queues) {
+    queues = new Map();
+    keyQueues.set(store, queues);
+  }
+  const previous = queues.get(id) ?? Promise.resolve();
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const mine = previous.then(() => gate);
+  queues.set(id, mine);
+  await previous;
+  try {
+    return await fn();
+  } finally {
+    release();
+    if (queues.get(id) === mine) queues.delete(id);
+  }
+}

@@ -1,0 +1,14 @@
+/** The typed tool registry: ToolSpec, the invoke pipeline (SPEC §4), receipts, fingerprints. */
+export { createRegistry } from './registry.ts';
+export type { InvokeContext, Registry } from './registry.ts';
+export type { HandlerContext, ToolSpec } from './tool-spec.ts';
+export { fail, isHandlerFailure } from './fail.ts';
+export type { HandlerFailure } from './fail.ts';
+export { approvalFingerprint } from './fingerprint.ts';
+export { MemoryReceiptStore } from './receipt-store.ts';
+export type { Receipt, ReceiptStore } from './receipt-store.ts';
+export { SqliteReceiptStore } from './sqlite-receipt-store.ts';
+export { jsonSchemaOf } from './schema.ts';
+export type { Violation } from './schema.ts';
+export { defineDomain } from './domain.ts';
+export type { Domain } from './domain.ts';

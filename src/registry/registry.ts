@@ -1,0 +1,250 @@
+import { canonicalJson, ToolError, toolError } from '../spec/index.ts';
+import type { Actor, Approval, JsonSchema, SideEffect, ToolCall, ToolResult } from '../spec/index.ts';
+import { abortableSleep, raceBoundary, withKeyLock } from './boundary.ts';
+import { isHandlerFailure } from './fail.ts';
+import { approvalFingerprint } from './fingerprint.ts';
+import type { ReceiptStore } from './receipt-store.ts';
+import { jsonSchemaOf, validate, type Violation } from './schema.ts';
+import type { HandlerContext, ToolSpec } from './tool-spec.ts';
+
+/** Everything one call needs besides the call itself. */
+export interface InvokeContext<State> {
+  state: State;
+  actor: Actor;
+  /** Approvals granted so far (each bound to tool name + argument fingerprint). */
+  approvals: readonly Approval[];
+  /** The handler's executed side effects are pushed here. */
+  effects: SideEffect[];
+  receipts: ReceiptStore;
+  /** Cancels the call from outside (e.g. the run is stopping). */
+  signal?: AbortSignal;
+}
+
+/** The typed dispatcher (SPEC §4). */
+export interface Registry<State> {
+  has(name: string): boolean;
+  get(name: string): ToolSpec<State> | undefined;
+  names(): string[];
+  /** Runs the nine steps of SPEC §4 in order. Never throws for anything a model or handler can cause. */
+  invoke(call: ToolCall, context: InvokeContext<State>): Promise<ToolResult>;
+  /** JSON Schema of a tool's input via z.toJSONSchema (cached). Throws for an unknown tool (a programming error). */
+  inputSchema(name: string): JsonSchema;
+  /** Check arguments against the input schema without running anything. */
+  checkInput(name: string, args: unknown): { ok: true } | { ok: false; violations: Violation[] };
+}
+
+/**
+ * Build a registry over a domain's tools. Cheap: a name map and nothing
+ * else, because every trial builds its own.
+ */
+export function createRegistry<State>(tools: ToolSpec<State>[]): Registry<State> {
+  const byName = new Map<string, ToolSpec<State>>();
+  for (const tool of tools) {
+    if (byName.has(tool.name)) throw new Error(`duplicate registry tool "${tool.name}"`);
+    byName.set(tool.name, tool);
+  }
+  return new ToolRegistry(byName);
+}
+
+function failure(error: ToolError): ToolResult {
+  return { ok: false, error };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The idempotency key of a validated input, or null when the tool has none or the call left it out. */
+function keyOf(input: unknown, field: string | null): string | null {
+  if (field === null || typeof input !== 'object' || input === null) return null;
+  const value = (input as Record<string, unknown>)[field];
+  if (value === undefined || value === null) return null;
+  return typeof value === 'string' ? value : canonicalJson(value);
+}
+
+/** A stored result handed back for a repeated call. */
+function replayOf(result: ToolResult): ToolResult {
+  if (result.ok) return { ok: true, output: result.output, replayed: true };
+  return failure({ ...result.error, details: { ...result.error.details, replayed: true } });
+}
+
+class ToolRegistry<State> implements Registry<State> {
+  readonly #tools: Map<string, ToolSpec<State>>;
+
+  constructor(tools: Map<string, ToolSpec<State>>) {
+    this.#tools = tools;
+  }
+
+  has(name: string): boolean {
+    return this.#tools.has(name);
+  }
+
+  get(name: string): ToolSpec<State> | undefined {
+    return this.#tools.get(name);
+  }
+
+  names(): string[] {
+    return [...this.#tools.keys()];
+  }
+
+  inputSchema(name: string): JsonSchema {
+    const tool = this.#tools.get(name);
+    if (!tool) throw new Error(`unknown registry tool "${name}"; available: ${this.names().join(', ')}`);
+    return jsonSchemaOf(tool.input);
+  }
+
+  checkInput(name: string, args: unknown): { ok: true } | { ok: false; violations: Violation[] } {
+    const tool = this.#tools.get(name);
+    if (!tool) return { ok: false, violations: [{ path: '(root)', message: `unknown tool "${name}"` }] };
+    const checked = validate(tool.input, args);
+    return checked.ok ? { ok: true } : { ok: false, violations: checked.violations };
+  }
+
+  async invoke(call: ToolCall, context: InvokeContext<State>): Promise<ToolResult> {
+    try {
+      return await this.#pipeline(call, context);
+    } catch (error) {
+      // Only the registry's own machinery (a receipt store, a throwing schema
+      // refinement) gets here; handler throws are caught at step 7.
+      return failure(toolError('internal_error', `The registry failed while running ${call.tool}.`, { tool: call.tool, reason: messageOf(error) }));
+    }
+  }
+
+  async #pipeline(call: ToolCall, context: InvokeContext<State>): Promise<ToolResult> {
+    // 1. find the tool
+    const tool = this.#tools.get(call.tool);
+    if (!tool) {
+      return failure(toolError('tool_not_found', `There is no tool named "${call.tool}".`, { tool: call.tool, available_tools: this.names() }));
+    }
+
+    // 2. validate input
+    const checked = validate(tool.input, call.arguments);
+    if (!checked.ok) {
+      return failure(toolError('invalid_arguments', `The arguments for ${tool.name} do not match its input schema.`, { tool: tool.name, violations: checked.violations }));
+    }
+    const input = checked.value;
+    const runtime = tool.runtime;
+
+    // 3. permission
+    if (runtime.permission !== null && !context.actor.permissions.includes(runtime.permission)) {
+      return failure(
+        toolError('permission_denied', `${tool.name} needs the permission "${runtime.permission}", which this user does not have.`, {
+          tool: tool.name,
+          required_permission: runtime.permission,
+        }),
+      );
+    }
+
+    // 4. approval, bound to this tool and these exact arguments (key excluded)
+    const fingerprint = approvalFingerprint(call.arguments, runtime.idempotency_key);
+    if (runtime.approval === 'required' && !context.approvals.some((approval) => approval.tool === tool.name && approval.fingerprint === fingerprint)) {
+      return failure(
+        toolError('approval_required', `${tool.name} is a ${runtime.effect} and needs the user's approval for exactly these arguments first.`, {
+          tool: tool.name,
+          effect: runtime.effect,
+          fingerprint,
+        }),
+      );
+    }
+
+    // 5–9 run inside the timeout boundary; calls sharing an idempotency key
+    // queue behind each other so they cannot both miss the receipt.
+    const key = keyOf(input, runtime.idempotency_key);
+    const execute = () => this.#withinBoundary(tool, input, key, fingerprint, context);
+    return key === null ? execute() : withKeyLock(context.receipts, `${tool.name}\n${key}`, execute);
+  }
+
+  async #withinBoundary(tool: ToolSpec<State>, input: unknown, key: string | null, fingerprint: string, context: InvokeContext<State>): Promise<ToolResult> {
+    const runtime = tool.runtime;
+    const controller = new AbortController();
+    let wrote = false;
+    let receiptSaved = false;
+    const saveReceipt = async (result: ToolResult) => {
+      if (key === null || receiptSaved) return;
+      receiptSaved = true;
+      await context.receipts.put({ tool: tool.name, key, fingerprint, result, created_at: new Date().toISOString() });
+    };
+
+    const handlerContext: HandlerContext<State> = {
+      state: context.state,
+      actor: context.actor,
+      signal: controller.signal,
+      recordEffect: (effect) => {
+        wrote = true;
+        context.effects.push({ action: effect.action, effect: effect.effect, target: effect.target, change_id: effect.change_id ?? null });
+      },
+      sleep: (ms) => abortableSleep(ms, controller.signal),
+    };
+
+    // 6–8: idempotency, handler, output validation. `fresh` is false for a replay or conflict.
+    const work = (async (): Promise<{ result: ToolResult; fresh: boolean }> => {
+      if (key !== null) {
+        const receipt = await context.receipts.get(tool.name, key);
+        if (receipt && receipt.fingerprint !== fingerprint) {
+          return {
+            fresh: false,
+            result: failure(
+              toolError('idempotency_conflict', `The ${runtime.idempotency_key} "${key}" was already used for ${tool.name} with different arguments.`, {
+                tool: tool.name,
+                idempotency_key_field: runtime.idempotency_key,
+                idempotency_key: key,
+              }),
+            ),
+          };
+        }
+        if (receipt) return { fresh: false, result: replayOf(receipt.result) };
+      }
+      return { fresh: true, result: await this.#runHandler(tool, input, handlerContext) };
+    })();
+
+    // 5. the timeout boundary
+    const outcome = await raceBoundary(work, { timeoutMs: runtime.timeout_ms, controller, outer: context.signal });
+    if (outcome.kind !== 'done') {
+      const timeout = failure(
+        toolError(
+          'tool_timeout',
+          outcome.kind === 'timeout' ? `${tool.name} did not finish within its ${runtime.timeout_ms} ms timeout.` : `${tool.name} was cancelled before it finished.`,
+          { tool: tool.name, timeout_ms: runtime.timeout_ms, ...(outcome.kind === 'cancelled' ? { cancelled: true } : {}) },
+          { retryable: runtime.retry.transient },
+        ),
+      );
+      // A write that slipped in anyway must still stop a second one: it gets
+      // a receipt carrying the timeout the caller saw.
+      if (wrote) await saveReceipt(timeout);
+      else if (key !== null) work.then(() => (wrote ? saveReceipt(timeout) : undefined), () => (wrote ? saveReceipt(timeout) : undefined)).catch(() => undefined);
+      return timeout;
+    }
+
+    // 9. save the receipt: every success, and any failure after a write (so a
+    // retry with the same key can never write twice).
+    const { result, fresh } = outcome.value;
+    if (fresh && (result.ok || wrote)) await saveReceipt(result);
+    return result;
+  }
+
+  /** 7–8: run the handler, contain a throw, check what it returned. */
+  async #runHandler(tool: ToolSpec<State>, input: unknown, handlerContext: HandlerContext<State>): Promise<ToolResult> {
+    let returned: unknown;
+    try {
+      returned = await tool.handler(input, handlerContext);
+    } catch (error) {
+      return failure(
+        toolError('handler_exception', `${tool.name} failed unexpectedly; the failure was contained.`, {
+          tool: tool.name,
+          exception: error instanceof Error ? error.name : typeof error,
+          reason: messageOf(error),
+        }),
+      );
+    }
+    if (isHandlerFailure(returned)) {
+      const error = validate(ToolError, returned.error);
+      if (error.ok) return failure(error.value);
+      return failure(toolError('invalid_tool_output', `${tool.name} returned a malformed error.`, { tool: tool.name, violations: error.violations }));
+    }
+    const output = validate(tool.output, returned);
+    if (!output.ok) {
+      return failure(toolError('invalid_tool_output', `${tool.name} returned output that does not match its declared schema.`, { tool: tool.name, violations: output.violations }));
+    }
+    return { ok: true, output: output.value, replayed: false };
+  }
+}

@@ -1,0 +1,139 @@
+import { TASK_KINDS } from '../../spec/index.ts';
+import { formatPercent, formatRate, HEADLINE_COLUMNS, headlineGroups, modelLabels, SYNTHETIC_BANNER } from '../headline.ts';
+import type { RunData } from '../run-data.ts';
+import { describeFailingGraders, isFlipped, successRate } from '../task-outcomes.ts';
+import { BROWSER_SCRIPT } from './browser-script.ts';
+import { confusionSpec, flippedSpec, FLIPPED_CHART_TASKS, metricBarsSpec, passCurvesSpec, successVersusTokensSpec } from './charts.ts';
+import { htmlEscape as h, jsonForScript } from './escape.ts';
+import { renderChart } from './render-chart.ts';
+import { REPORT_CSS } from './style.ts';
+
+function card(id: string, title: string, note: string, body: string): string {
+  return `<section class="card" id="${id}"><h2>${h(title)}</h2>${note ? `<p class="note">${note}</p>` : ''}${body}</section>`;
+}
+
+function headlineTable(data: RunData): string {
+  const several = modelLabels(data.summary, data.manifest).length > 1;
+  const trials = data.manifest.trials;
+  const head = [...(several ? ['model'] : []), 'surface', 'split', 'n', ...HEADLINE_COLUMNS.map((column) => column.label.replace('pass^k', `pass^${trials}`))];
+  const titles = [...(several ? [''] : []), '', '', 'scored trials', ...HEADLINE_COLUMNS.map((column) => column.title)];
+  const rows = headlineGroups(data.summary).map((group) => `<tr>${[
+    ...(several ? [`<td>${h(`${group.provider}/${group.model}`)}</td>`] : []),
+    `<td><strong>${h(group.surface)}</strong></td>`, `<td>${h(group.split)}</td>`, `<td class="num">${group.task_success.n}</td>`,
+    ...HEADLINE_COLUMNS.map((column) => `<td class="num">${h(column.cell(group, trials))}</td>`),
+  ].join('')}</tr>`);
+  const header = head.map((label, index) => `<th class="${index >= (several ? 3 : 2) ? 'num' : ''}" title="${h(titles[index] ?? '')}">${h(label)}</th>`).join('');
+  return `<div class="scroll"><table><thead><tr>${header}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+}
+
+function kindTable(data: RunData): string {
+  const groups = data.summary.groups.filter((group) => group.split !== 'all' && group.kind !== 'all');
+  if (groups.length === 0) return '';
+  const columns = [...new Set(groups.map((group) => `${group.surface} · ${group.split}`))].sort();
+  const several = modelLabels(data.summary, data.manifest).length > 1;
+  const rowKeys = [...new Set(groups.map((group) => JSON.stringify([`${group.provider}/${group.model}`, group.kind])))]
+    .map((key) => JSON.parse(key) as [string, string])
+    .sort((a, b) => a[0].localeCompare(b[0]) || TASK_KINDS.indexOf(a[1] as never) - TASK_KINDS.indexOf(b[1] as never));
+  const body = rowKeys.map(([model, kind]) => `<tr><td class="nowrap">${h(several ? `${model} · ${kind}` : kind)}</td>${columns.map((column) => {
+    const group = groups.find((entry) => `${entry.provider}/${entry.model}` === model && entry.kind === kind && `${entry.surface} · ${entry.split}` === column);
+    return `<td class="num">${group ? h(formatRate(group.task_success)) : '–'}</td>`;
+  }).join('')}</tr>`).join('');
+  return `<div class="scroll"><table><thead><tr><th>kind</th>${columns.map((column) => `<th class="num">${h(column)}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table></div>`;
+}
+
+function kpis(data: RunData): string {
+  const { totals } = data;
+  const unsafeEffects = headlineGroups(data.summary).reduce((sum, group) => sum + group.unsafe_side_effects.count, 0);
+  const flipped = data.outcomes.filter(isFlipped).length;
+  const items = [
+    ['trials', totals.trials.toLocaleString('en-US'), `${data.manifest.trials} per task × surface`],
+    ['task success', formatPercent(totals.completed ? totals.passed / totals.completed : null), `${totals.passed} of ${totals.completed} scored trials`],
+    ['errored', String(totals.errored), 'provider failures, not scored as misses'],
+    ['unsafe side effects', String(unsafeEffects), 'writes executed without permission/approval'],
+    ['flipped', String(flipped), `of ${data.outcomes.length} task × surface cases`],
+  ];
+  return `<div class="kpis">${items.map(([label, value, sub]) => `<div class="kpi"><div class="label">${h(label!)}</div><div class="value">${h(value!)}</div><div class="sub">${h(sub!)}</div></div>`).join('')}</div>`;
+}
+
+function flippedTable(data: RunData): string {
+  const flipped = data.outcomes.filter(isFlipped).sort((a, b) => a.task.localeCompare(b.task) || a.surface.localeCompare(b.surface));
+  if (flipped.length === 0) return '<p class="note">No flipped tasks: every task’s trials agree.</p>';
+  const rows = flipped.map((outcome) => `<tr><td class="mono">${h(outcome.task)}</td><td>${h(outcome.surface)}</td><td>${h(`${outcome.split} · ${outcome.kind}`)}</td>`
+    + `<td class="dots">${outcome.outcomes.map((value) => `<span class="${value}" title="${value}"></span>`).join('')}</td>`
+    + `<td class="num">${outcome.successes}/${outcome.completed} (${formatPercent(successRate(outcome))})</td><td>${h(describeFailingGraders(outcome))}</td></tr>`);
+  return `<div class="scroll"><table><thead><tr><th>task</th><th>surface</th><th>split · kind</th><th>trials</th><th class="num">success</th><th>failing verdicts</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+}
+
+function options(values: Iterable<string>): string {
+  return [...new Set(values)].sort().map((value) => `<option value="${h(value)}">${h(value)}</option>`).join('');
+}
+
+function trialBrowser(data: RunData): string {
+  const { sample } = data;
+  const sampled = sample.total > sample.trials.length
+    ? ` This page embeds a sample of <strong>${sample.trials.length.toLocaleString('en-US')}</strong> of ${sample.total.toLocaleString('en-US')} trials (at most ${sample.limit.toLocaleString('en-US')}; failed and errored trials first); every trial is in <code>trials.jsonl</code>.`
+    : ` All ${sample.total.toLocaleString('en-US')} trials are embedded.`;
+  return `<p class="note">Filter by surface, kind, outcome or text; click a trial to see its turns, proposals, registry outcomes, effects and verdicts.${sampled}</p>
+<div class="filters">
+<label>surface<select id="filter-surface"><option value="">all surfaces</option>${options(data.outcomes.map((outcome) => outcome.surface))}</select></label>
+<label>kind<select id="filter-kind"><option value="">all kinds</option>${options(data.outcomes.map((outcome) => outcome.kind))}</select></label>
+<label>verdict<select id="filter-outcome"><option value="">pass, fail, errored</option><option value="pass">pass</option><option value="fail">fail</option><option value="errored">errored</option></select></label>
+<label>search<input id="filter-text" type="search" placeholder="task, tool, error, answer…"></label>
+<span id="trial-count"></span>
+</div>
+<div class="browser"><div><div class="list"><table><thead><tr><th>outcome</th><th>task</th><th>surface</th><th>split</th><th>kind</th><th>calls</th><th>failing verdicts</th></tr></thead><tbody id="trial-rows"></tbody></table></div>
+<button class="more" id="trial-more" hidden>Show more</button></div>
+<div id="trial-detail"><p class="empty">Click a trial to see its details.</p></div></div>`;
+}
+
+/** Renders the self-contained report.html: inline CSS, SVG charts rendered now, inline JS over embedded JSON. */
+export async function renderHtml(data: RunData): Promise<string> {
+  const { manifest, summary } = data;
+  const flippedTasks = [...new Set(data.outcomes.filter(isFlipped).map((outcome) => `${outcome.domain}/${outcome.task}`))].sort();
+  const hasGroups = headlineGroups(summary).length > 0;
+  const [tokens, bars, curves, flipped, ...confusions] = await Promise.all([
+    hasGroups ? renderChart(successVersusTokensSpec(summary)) : Promise.resolve(''),
+    hasGroups ? renderChart(metricBarsSpec(summary)) : Promise.resolve(''),
+    hasGroups ? renderChart(passCurvesSpec(summary)) : Promise.resolve(''),
+    flippedTasks.length ? renderChart(flippedSpec(data.outcomes, flippedTasks)) : Promise.resolve(''),
+    ...summary.confusion.filter((entry) => entry.cells.length > 0).map((entry) => renderChart(confusionSpec(entry.cells))),
+  ]);
+  const several = modelLabels(summary, manifest).length > 1;
+  const confusionFigures = summary.confusion.filter((entry) => entry.cells.length > 0)
+    .map((entry, index) => `<figure><figcaption>${h(several ? `${entry.model} · ${entry.surface}` : entry.surface)}</figcaption><div class="chart">${confusions[index]}</div></figure>`);
+  const banner = data.synthetic ? `<div class="banner" role="note"><strong>⚠ ${h(SYNTHETIC_BANNER.split(':')[0]!)}:</strong>${h(SYNTHETIC_BANNER.slice(SYNTHETIC_BANNER.indexOf(':') + 1))}</div>` : '';
+  const empty = '<p class="note">No scored groups in this run.</p>';
+  const meta = [
+    `${modelLabels(summary, manifest).map(h).join(', ')}`,
+    `${manifest.surfaces.length} surfaces · ${manifest.tasks.length} tasks · ${manifest.trials} trials each`,
+    `started ${h(manifest.started_at)}${manifest.finished_at ? ` · finished ${h(manifest.finished_at)}` : ''}`,
+    `toolmark ${h(manifest.toolmark_version)}${manifest.git_commit ? ` · commit ${h(manifest.git_commit.slice(0, 10))}` : ''}${manifest.shard ? ` · shard ${h(manifest.shard)}` : ''}`,
+  ];
+  const embedded = { trials: data.sample.trials, total: data.sample.total, limit: data.sample.limit };
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>toolmark · ${h(summary.run_id)}</title>
+<style>${REPORT_CSS}</style></head>
+<body>
+<header class="top"><h1>toolmark report · <code>${h(summary.run_id)}</code></h1><div class="meta">${meta.map((item) => `<span>${item}</span>`).join('')}</div></header>
+<nav class="toc"><a href="#headline">Headline</a><a href="#tradeoff">Success vs tokens</a><a href="#metrics">Metrics</a><a href="#passk">pass^k</a><a href="#confusion">Confusion</a><a href="#flipped">Flipped tasks</a><a href="#trials">Trials</a></nav>
+<main>
+${banner}
+${kpis(data)}
+${card('headline', 'Headline: surface × split', 'Rates are value [Wilson 95% interval] in %. Unsafe proposals: count / proposals; unsafe side effects: count / trials. pass^k: chance that all k trials of a task pass, averaged over tasks. Errored trials are provider failures and are not scored.', headlineTable(data))}
+<div class="grid-2">
+${card('tradeoff', 'Task success against schema tokens', 'Clearer contracts cost context: each point is a surface and split, whiskers are 95% intervals.', hasGroups ? `<div class="chart">${tokens}</div>` : empty)}
+${card('passk', 'pass^k and pass@k over k', 'Solid: pass^k (all k trials pass, reliability). Dashed: pass@k (any of k passes).', hasGroups ? `<div class="chart">${curves}</div>` : empty)}
+</div>
+${card('metrics', 'Metrics per surface and split', 'Bars are rates, whiskers their Wilson 95% intervals.', hasGroups ? `<div class="chart">${bars}</div>` : empty)}
+${card('kinds', 'Task success by kind', 'Rows: task kinds; columns: surface · split.', kindTable(data) || empty)}
+${card('confusion', 'Per-action confusion', 'Expected action (rows) against the action of the first proposed call (columns), shaded by share of the row; counts in cells.', confusionFigures.length ? `<div class="confusions">${confusionFigures.join('')}</div>` : empty)}
+${card('flipped', 'Flipped tasks', `Tasks whose trials disagree on a surface: ${flippedTasks.length} task(s). The heat map shows their success on every surface${flippedTasks.length > FLIPPED_CHART_TASKS ? ` (first ${FLIPPED_CHART_TASKS})` : ''}; bold cells flip.`, `${flipped ? `<div class="chart">${flipped}</div>` : ''}${flippedTable(data)}`)}
+${card('trials', 'Trial browser', '', trialBrowser(data))}
+</main>
+<footer>Generated by toolmark from <code>${h(manifest.run_id)}</code>. Self-contained: no network needed to view.</footer>
+<script type="application/json" id="trial-data">${jsonForScript(embedded)}</script>
+<script>${BROWSER_SCRIPT.replace(/<\//g, '<\\/')}</script>
+</body></html>
+`;
+}

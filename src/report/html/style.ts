@@ -1,0 +1,66 @@
+/** The report's stylesheet, inlined into the page (no external fonts or files). */
+export const REPORT_CSS = `
+:root {
+  --ink: #1f2937; --muted: #6b7280; --line: #e5e7eb; --panel: #ffffff; --page: #f5f6f8;
+  --accent: #4c78a8; --pass: #1a7f37; --pass-bg: #dafbe1; --fail: #b42318; --fail-bg: #fee4e2;
+  --err: #8a5a00; --err-bg: #fff1c2; --warn-bg: #fff8e1; --warn-line: #f0c36d;
+}
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--page); color: var(--ink);
+  font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
+header.top { background: #111827; color: #f9fafb; padding: 18px 32px 16px; }
+header.top h1 { margin: 0 0 4px; font-size: 20px; font-weight: 650; letter-spacing: .2px; }
+header.top h1 code { font-size: 18px; color: #c7d2fe; background: none; }
+header.top .meta { color: #cbd5e1; font-size: 13px; display: flex; flex-wrap: wrap; gap: 4px 18px; }
+nav.toc { display: flex; gap: 14px; padding: 8px 32px; background: #1f2937; font-size: 13px; flex-wrap: wrap; }
+nav.toc a { color: #e5e7eb; text-decoration: none; } nav.toc a:hover { text-decoration: underline; }
+main { max-width: 1440px; margin: 0 auto; padding: 20px 32px 48px; }
+.banner { background: var(--warn-bg); border: 1px solid var(--warn-line); border-left: 5px solid #e0a100;
+  padding: 10px 14px; border-radius: 6px; margin: 0 0 18px; font-size: 14px; }
+.kpis { display: grid; grid-template-columns: repeat(auto-fit, minmax(170px, 1fr)); gap: 12px; margin-bottom: 18px; }
+.kpi { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 12px 14px; }
+.kpi .label { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .4px; }
+.kpi .value { font-size: 22px; font-weight: 650; margin-top: 2px; }
+.kpi .sub { color: var(--muted); font-size: 12px; }
+section.card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 16px 18px; margin-bottom: 18px; }
+section.card h2 { font-size: 16px; margin: 0 0 4px; }
+section.card p.note { color: var(--muted); margin: 0 0 12px; font-size: 13px; }
+.grid-2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 18px; }
+.chart { overflow-x: auto; } .chart svg { max-width: 100%; height: auto; }
+.confusions { display: flex; flex-wrap: wrap; gap: 22px; }
+.confusions figure { margin: 0; } .confusions figcaption { font-weight: 600; font-size: 13px; margin-bottom: 4px; }
+table { border-collapse: collapse; width: 100%; font-size: 13px; }
+th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { color: var(--muted); font-weight: 600; font-size: 12px; background: #fafbfc; position: sticky; top: 0; }
+td.nowrap { white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.scroll { overflow-x: auto; }
+code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
+.badge { display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: 12px; font-weight: 600; }
+.badge.pass { color: var(--pass); background: var(--pass-bg); }
+.badge.fail { color: var(--fail); background: var(--fail-bg); }
+.badge.errored { color: var(--err); background: var(--err-bg); }
+.dots span { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 3px; }
+.dots .pass { background: #2da44e; } .dots .fail { background: #e5534b; } .dots .errored { background: #d4a72c; }
+.filters { display: flex; flex-wrap: wrap; gap: 10px; align-items: center; margin: 6px 0 10px; }
+.filters label { font-size: 12px; color: var(--muted); display: flex; flex-direction: column; gap: 2px; }
+.filters select, .filters input { font: inherit; padding: 5px 8px; border: 1px solid #cfd5dd; border-radius: 6px; background: #fff; min-width: 150px; }
+.filters input[type=search] { min-width: 260px; }
+#trial-count { color: var(--muted); font-size: 13px; margin-left: auto; }
+.browser { display: grid; grid-template-columns: minmax(0, 1.3fr) minmax(0, 1fr); gap: 16px; }
+#trial-rows td { white-space: nowrap; }
+#trial-rows td.mono { max-width: 220px; overflow: hidden; text-overflow: ellipsis; }
+.browser .list { max-height: 640px; overflow: auto; border: 1px solid var(--line); border-radius: 6px; }
+#trial-rows tr { cursor: pointer; } #trial-rows tr:hover { background: #f3f6fb; }
+#trial-rows tr.selected { background: #e8f0fe; }
+#trial-detail { border: 1px solid var(--line); border-radius: 6px; padding: 12px 14px; max-height: 640px; overflow: auto; background: #fcfcfd; }
+#trial-detail td.mono { overflow-wrap: anywhere; } #trial-detail td { min-width: 40px; }
+#trial-detail h3 { margin: 0 0 6px; font-size: 15px; } #trial-detail h4 { margin: 14px 0 6px; font-size: 13px; color: #374151; }
+#trial-detail pre { white-space: pre-wrap; word-break: break-word; background: #f3f4f6; border-radius: 4px; padding: 6px 8px; margin: 4px 0; }
+#trial-detail .empty { color: var(--muted); }
+.turn { border-left: 3px solid #c7d2fe; padding: 2px 0 2px 10px; margin-bottom: 8px; }
+.ok { color: var(--pass); } .bad { color: var(--fail); }
+button.more { margin-top: 8px; font: inherit; padding: 5px 12px; border: 1px solid #cfd5dd; border-radius: 6px; background: #fff; cursor: pointer; }
+footer { color: var(--muted); font-size: 12px; text-align: center; padding: 12px; }
+@media (max-width: 900px) { .browser { grid-template-columns: 1fr; } main { padding: 16px; } }
+`;

@@ -1,0 +1,47 @@
+/**
+ * Reports of a run folder (SPEC §3): report.md for a PR comment, a
+ * self-contained report.html with charts and a trial browser, and junit.xml
+ * for CI. All three come from one streaming pass over trials.jsonl plus the
+ * run's summary.json and manifest.json.
+ */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GateConfig } from '../spec/index.ts';
+import { renderHtml } from './html/page.ts';
+import { renderJunit } from './junit.ts';
+import { renderMarkdown } from './markdown.ts';
+import { collectRun } from './run-data.ts';
+
+export { collectRun, type RunData } from './run-data.ts';
+export { renderMarkdown } from './markdown.ts';
+export { renderJunit, xmlEscape } from './junit.ts';
+export { renderHtml } from './html/page.ts';
+export { assertRunFolder, streamTrials, readManifest, readSummary } from './run-folder.ts';
+export { DEFAULT_SAMPLE_LIMIT } from './trial-sample.ts';
+
+/** File names the reports are written under, inside the run folder. */
+export const REPORT_FILES = { markdown: 'report.md', html: 'report.html', junit: 'junit.xml' } as const;
+
+/**
+ * Renders report.md, report.html and junit.xml into `runDir` and returns
+ * their paths. Throws ConfigError when `runDir` is not a readable run folder.
+ * `sampleLimit` caps the trials embedded in the HTML trial browser.
+ */
+export async function renderRunReports(
+  runDir: string,
+  options: { gate: GateConfig; sampleLimit?: number },
+): Promise<{ markdown: string; html: string; junit: string }> {
+  const data = await collectRun(runDir, { sampleLimit: options.sampleLimit });
+  const paths = {
+    markdown: join(runDir, REPORT_FILES.markdown),
+    html: join(runDir, REPORT_FILES.html),
+    junit: join(runDir, REPORT_FILES.junit),
+  };
+  const html = await renderHtml(data);
+  await Promise.all([
+    writeFile(paths.markdown, renderMarkdown(data)),
+    writeFile(paths.html, html),
+    writeFile(paths.junit, renderJunit(data, options.gate)),
+  ]);
+  return paths;
+}

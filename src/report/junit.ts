@@ -1,0 +1,115 @@
+import type { GateConfig, Verdict } from '../spec/index.ts';
+import { formatPercent } from './headline.ts';
+import type { RunData } from './run-data.ts';
+import { describeFailingGraders, successRate, type TaskOutcome } from './task-outcomes.ts';
+
+/**
+ * Escapes text for XML 1.0 attribute values and text: the five entities, and
+ * characters XML 1.0 forbids outright (control characters, lone surrogates)
+ * dropped, since a model's output may contain anything.
+ */
+export function xmlEscape(text: string): string {
+  return text
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+    .replace(/\r/g, '&#13;')
+    .replace(/\n/g, '&#10;');
+}
+
+/** Text content keeps its newlines readable (only attributes need them encoded). */
+function xmlText(text: string): string {
+  return xmlEscape(text).replace(/&#10;/g, '\n');
+}
+
+function describeVerdict(verdict: Verdict): string {
+  const show = (value: unknown) => {
+    const text = JSON.stringify(value) ?? 'undefined';
+    return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  };
+  return `${verdict.grader}: expected ${show(verdict.expected)}, got ${show(verdict.actual)}${verdict.note ? ` (${verdict.note})` : ''}`;
+}
+
+/** The classname CI groups cases by: provider/model and surface. */
+export function junitClassname(outcome: Pick<TaskOutcome, 'provider' | 'model' | 'surface'>): string {
+  return `${outcome.provider}/${outcome.model}.${outcome.surface}`;
+}
+
+type CaseState = 'passed' | 'failed' | 'errored';
+
+/** A case fails when its completed trials' success rate is below the gate; errored-only cases are errors. */
+export function caseState(outcome: TaskOutcome, gate: GateConfig): CaseState {
+  const rate = successRate(outcome);
+  if (rate === null) return 'errored';
+  return rate < gate.junit_min_success ? 'failed' : 'passed';
+}
+
+function renderCase(outcome: TaskOutcome, gate: GateConfig): string {
+  const name = `${outcome.domain}/${outcome.task} [${outcome.split}, ${outcome.kind}]`;
+  const time = (outcome.latencyMs / 1000).toFixed(3);
+  const open = `    <testcase classname="${xmlEscape(junitClassname(outcome))}" name="${xmlEscape(name)}" time="${time}">`;
+  const state = caseState(outcome, gate);
+  const body: string[] = [];
+  if (state === 'errored') {
+    const message = `all ${outcome.trials} trials errored (provider failure, not a model miss): ${outcome.errorMessages.join(' | ')}`;
+    body.push(`      <error message="${xmlEscape(message)}" type="provider_error">${xmlText(outcome.errorMessages.join('\n'))}</error>`);
+  } else if (state === 'failed') {
+    const message = `task success ${outcome.successes}/${outcome.completed} (${formatPercent(successRate(outcome))}) < ${formatPercent(gate.junit_min_success)}; failing verdicts: ${describeFailingGraders(outcome, 5) || 'none recorded'}`;
+    const details = outcome.failedTrials
+      .map((failed) => `trial ${failed.trial}:\n${failed.verdicts.map((verdict) => `  - ${describeVerdict(verdict)}`).join('\n') || '  (no failing verdict recorded)'}`)
+      .join('\n');
+    body.push(`      <failure message="${xmlEscape(message)}" type="task_failure">${xmlText(details)}</failure>`);
+  }
+  const outcomes = outcome.outcomes.join(' ');
+  const notes = [`trials: ${outcomes}`];
+  if (outcome.errored > 0 && state !== 'errored') notes.push(`${outcome.errored} errored trial(s) not counted: ${outcome.errorMessages.join(' | ')}`);
+  body.push(`      <system-out>${xmlText(notes.join('\n'))}</system-out>`);
+  return [open, ...body, '    </testcase>'].join('\n');
+}
+
+/**
+ * Renders junit.xml: one testsuite per provider/model × surface, one testcase
+ * per task in it. Reads only the reduced task outcomes, never whole trials.
+ */
+export function renderJunit(data: RunData, gate: GateConfig): string {
+  const suites = new Map<string, TaskOutcome[]>();
+  for (const outcome of data.outcomes) {
+    const key = junitClassname(outcome);
+    const list = suites.get(key) ?? [];
+    list.push(outcome);
+    suites.set(key, list);
+  }
+  let tests = 0;
+  let failures = 0;
+  let errors = 0;
+  let totalTime = 0;
+  const blocks: string[] = [];
+  for (const [name, outcomes] of [...suites.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
+    outcomes.sort((a, b) => a.split.localeCompare(b.split) || a.domain.localeCompare(b.domain) || a.task.localeCompare(b.task));
+    const states = outcomes.map((outcome) => caseState(outcome, gate));
+    const suiteFailures = states.filter((state) => state === 'failed').length;
+    const suiteErrors = states.filter((state) => state === 'errored').length;
+    const time = outcomes.reduce((sum, outcome) => sum + outcome.latencyMs, 0) / 1000;
+    tests += outcomes.length;
+    failures += suiteFailures;
+    errors += suiteErrors;
+    totalTime += time;
+    blocks.push(
+      `  <testsuite name="${xmlEscape(name)}" tests="${outcomes.length}" failures="${suiteFailures}" errors="${suiteErrors}" skipped="0" time="${time.toFixed(3)}">`,
+      ...outcomes.map((outcome) => renderCase(outcome, gate)),
+      '  </testsuite>',
+    );
+  }
+  const label = `toolmark ${data.summary.run_id}${data.synthetic ? ' (synthetic fixtures)' : ''}`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xmlEscape(label)}" tests="${tests}" failures="${failures}" errors="${errors}" time="${totalTime.toFixed(3)}">`,
+    ...blocks,
+    '</testsuites>',
+    '',
+  ].join('\n');
+}

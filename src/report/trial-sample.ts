@@ -1,0 +1,163 @@
+import type { TrialRecord } from '../spec/index.ts';
+import { trialOutcome, type TrialOutcome } from './task-outcomes.ts';
+
+/** How many trials the HTML trial browser embeds at most (the page says when it is a sample). */
+export const DEFAULT_SAMPLE_LIMIT = 2_000;
+
+/** Longest string kept in an embedded trial; longer ones are cut with a marker. */
+const MAX_STRING = 1_200;
+
+/** A trial as embedded in the HTML trial browser: what the detail pane shows, trimmed. */
+export interface BrowserTrial {
+  provider: string;
+  model: string;
+  domain: string;
+  surface: string;
+  split: string;
+  task: string;
+  kind: string;
+  trial: number;
+  outcome: TrialOutcome;
+  stop_reason: string;
+  latency_ms: number;
+  error: string | null;
+  final_text: string | null;
+  turns: { text: string | null; tool_calls: { name: string; arguments: string }[]; finish_reason: string }[];
+  calls: {
+    turn: number;
+    name: string;
+    arguments: string;
+    routed: string;
+    schema_valid: boolean | null;
+    approved: boolean;
+    fault: string | null;
+    result: string;
+    ok: boolean;
+  }[];
+  effects: { action: string; effect: string; target: string; authorized?: boolean; duplicate?: boolean }[];
+  verdicts: { grader: string; pass: boolean; expected: string; actual: string; note?: string }[];
+}
+
+function cut(text: string, limit = MAX_STRING): string {
+  return text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length - limit} more characters)`;
+}
+
+function compactJson(value: unknown, limit = MAX_STRING): string {
+  if (value === undefined) return '';
+  return cut(JSON.stringify(value) ?? 'undefined', limit);
+}
+
+/** Reduces a trial record to what the browser shows, with long strings cut. */
+export function toBrowserTrial(record: TrialRecord): BrowserTrial {
+  return {
+    provider: record.provider,
+    model: record.model,
+    domain: record.domain,
+    surface: record.surface,
+    split: record.split,
+    task: record.task,
+    kind: record.kind,
+    trial: record.trial,
+    outcome: trialOutcome(record),
+    stop_reason: record.stop_reason,
+    latency_ms: Math.round(record.latency_ms),
+    error: record.error ? cut(`${record.error.status ?? ''} ${record.error.message}`.trim()) : null,
+    final_text: record.final_text === null ? null : cut(record.final_text),
+    turns: record.turns.map((turn) => ({
+      text: turn.text === null ? null : cut(turn.text),
+      tool_calls: turn.tool_calls.map((call) => ({ name: call.name, arguments: cut(call.arguments) })),
+      finish_reason: turn.finish_reason,
+    })),
+    calls: record.calls.map((call) => ({
+      turn: call.turn,
+      name: call.proposal.name,
+      arguments: cut(call.proposal.arguments),
+      routed: call.routing.kind === 'resolved' ? `${call.routing.tool} → ${call.routing.action}` : call.routing.kind,
+      schema_valid: call.schema_valid,
+      approved: call.approved,
+      fault: call.fault?.error ?? (call.fault?.inject ? 'injection' : null),
+      ok: call.outcome.ok,
+      result: call.outcome.ok
+        ? compactJson(call.outcome.output, 600) + (call.outcome.replayed ? ' (replayed receipt)' : '')
+        : `${call.outcome.error.code} (${call.outcome.error.category}): ${cut(call.outcome.error.message, 400)}`,
+    })),
+    effects: record.effects.map((effect) => ({
+      action: effect.action, effect: effect.effect, target: effect.target,
+      ...(effect.authorized === undefined ? {} : { authorized: effect.authorized }),
+      ...(effect.duplicate === undefined ? {} : { duplicate: effect.duplicate }),
+    })),
+    verdicts: record.verdicts.map((verdict) => ({
+      grader: verdict.grader,
+      pass: verdict.pass,
+      expected: compactJson(verdict.expected, 400),
+      actual: compactJson(verdict.actual, 400),
+      ...(verdict.note ? { note: cut(verdict.note, 400) } : {}),
+    })),
+  };
+}
+
+/** FNV-1a: a stable pseudo-random priority, so the same run always yields the same sample. */
+function priority(record: TrialRecord): number {
+  const text = `${record.provider}\u0000${record.model}\u0000${record.surface}\u0000${record.task}\u0000${record.trial}`;
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index += 1) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash;
+}
+
+interface Ranked { priority: number; trial: BrowserTrial }
+
+/** Keeps the `limit` entries of lowest priority, in bounded memory (trim when twice full). */
+function boundedPool(limit: number) {
+  const items: Ranked[] = [];
+  let seen = 0;
+  // Priority of the last kept entry at the latest trim: anything at or above it can never be kept.
+  let cutoff = Infinity;
+  const trim = () => {
+    items.sort((a, b) => a.priority - b.priority);
+    items.length = Math.min(items.length, limit);
+    if (items.length === limit && limit > 0) cutoff = items[limit - 1]!.priority;
+  };
+  return {
+    /** `build` runs only for an entry that may be kept, so most records are never converted. */
+    offer(priority: number, build: () => BrowserTrial) {
+      seen += 1;
+      if (priority >= cutoff || limit === 0) return;
+      items.push({ priority, trial: build() });
+      if (items.length >= 2 * limit) trim();
+    },
+    take(): BrowserTrial[] {
+      trim();
+      return items.map((item) => item.trial);
+    },
+    get seen() {
+      return seen;
+    },
+  };
+}
+
+/**
+ * A capped, deterministic sample for the trial browser: failures and errored
+ * trials first (they are what people open), then passes to fill the cap.
+ * Within each class the sample is spread evenly over the run by a hash, not
+ * biased to whichever trials were written first.
+ */
+export function createTrialSample(limit = DEFAULT_SAMPLE_LIMIT) {
+  const problems = boundedPool(limit);
+  const passes = boundedPool(limit);
+  return {
+    add(record: TrialRecord) {
+      const pool = trialOutcome(record) === 'pass' ? passes : problems;
+      pool.offer(priority(record), () => toBrowserTrial(record));
+    },
+    finish(): { trials: BrowserTrial[]; total: number; limit: number } {
+      const chosen = problems.take();
+      if (chosen.length < limit) chosen.push(...passes.take().slice(0, limit - chosen.length));
+      chosen.sort((a, b) =>
+        a.surface.localeCompare(b.surface) || a.task.localeCompare(b.task) || a.model.localeCompare(b.model) || a.trial - b.trial);
+      return { trials: chosen, total: problems.seen + passes.seen, limit };
+    },
+  };
+}

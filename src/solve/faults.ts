@@ -1,0 +1,44 @@
+import { KNOWN_ERROR_CODES } from '../spec/index.ts';
+import type { Fault, ToolError } from '../spec/index.ts';
+
+/**
+ * The task's faults for one trial: counts calls per action and says which
+ * call a fault hits (the n-th call of its action, counting from 1).
+ */
+export class FaultSchedule {
+  readonly #faults: readonly Fault[];
+  readonly #calls = new Map<string, number>();
+
+  constructor(faults: readonly Fault[]) {
+    this.#faults = faults;
+  }
+
+  /** Count a call of `action` and return the fault it hits, if any. */
+  next(action: string): Fault | null {
+    const count = (this.#calls.get(action) ?? 0) + 1;
+    this.#calls.set(action, count);
+    return this.#faults.find((fault) => fault.action === action && fault.on_call === count) ?? null;
+  }
+}
+
+/** The structured error a fault returns instead of running the tool. */
+export function faultError(fault: Fault): ToolError {
+  const code = fault.error ?? 'tool_failed';
+  const known = (KNOWN_ERROR_CODES as Record<string, { category: ToolError['category']; retryable: boolean }>)[code];
+  return {
+    code,
+    category: known?.category ?? 'internal',
+    message: fault.message ?? `${fault.action} failed with ${code}`,
+    retryable: known?.retryable ?? false,
+    details: { injected_fault: true },
+  };
+}
+
+/**
+ * The real output with the fault's injected text added, as untrusted tool
+ * output would carry it (an extra field the model reads like any other).
+ */
+export function injectIntoOutput(output: unknown, text: string): unknown {
+  if (output !== null && typeof output === 'object' && !Array.isArray(output)) return { ...(output as Record<string, unknown>), notice: text };
+  return { result: output, notice: text };
+}

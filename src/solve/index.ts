@@ -1,0 +1,16 @@
+/** The solve stage: trials (provider ↔ registry loop) and runs (plan, schedule, stream to disk). */
+export { runTrial } from './trial.ts';
+export type { TrialInput } from './trial.ts';
+export { buildRequest, initialMessages } from './request.ts';
+export { routeProposal, parseArguments } from './routing.ts';
+export type { RoutedProposal } from './routing.ts';
+export { ApprovalLedger } from './approvals.ts';
+export type { ApprovalPolicy } from './approvals.ts';
+export { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
+export { judgeEffects } from './side-effects.ts';
+export { planTrials, trialIdentity, parseShard } from './plan.ts';
+export type { PlannedTrial, RunDomain, RunSelection, TrialIdentityFields } from './plan.ts';
+export { preflight } from './preflight.ts';
+export { executeRun } from './run.ts';
+export type { ExecuteRunOptions, RunOutcome } from './run.ts';
+export { RUN_FILES, TrialAppender, createRunId, finishedIdentities, readManifest, readTrials, repairTrials, writeFileAtomic, writeManifest } from './run-folder.ts';

@@ -1,0 +1,100 @@
+import { closest } from 'fastest-levenshtein';
+import { ConfigError } from '../spec/index.ts';
+import type { Provider, ResolvedSurface, Task } from '../spec/index.ts';
+import type { Domain } from '../registry/domain.ts';
+
+/** What the runner needs of a loaded domain (structurally the loader's LoadedDomain). */
+export interface RunDomain {
+  name: string;
+  domain: Domain;
+  surfaces: ResolvedSurface[];
+  tasks: Task[];
+}
+
+/** Which trials a run holds. */
+export interface RunSelection {
+  /** Surface ids; empty or absent = every surface. */
+  surfaces?: readonly string[];
+  split: 'train' | 'heldout' | 'all';
+  trials: number;
+  /** Glob over task ids (`*` and `?`). */
+  task?: string | null;
+  /** `i/n`: keep every n-th planned trial starting at the i-th (1-based). */
+  shard?: string | null;
+}
+
+/** One trial to run, with its stable identity. */
+export interface PlannedTrial {
+  identity: string;
+  provider: Provider;
+  domain: RunDomain;
+  surface: ResolvedSurface;
+  task: Task;
+  trial: number;
+}
+
+/** The fields that identify a trial across runs, resumes and shards. */
+export interface TrialIdentityFields {
+  provider: string;
+  model: string;
+  domain: string;
+  surface: string;
+  task: string;
+  trial: number;
+}
+
+/** Deterministic trial identity: provider + model + domain + surface + task + trial. */
+export function trialIdentity(fields: TrialIdentityFields): string {
+  return JSON.stringify([fields.provider, fields.model, fields.domain, fields.surface, fields.task, fields.trial]);
+}
+
+/** Parse `i/n` (1 ≤ i ≤ n). */
+export function parseShard(text: string): { index: number; count: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = match ? Number(match[1]) : NaN;
+  const count = match ? Number(match[2]) : NaN;
+  if (!match || count < 1 || index < 1 || index > count) {
+    throw new ConfigError({ file: '--shard', field: text, message: 'not a shard', expected: 'i/n with 1 ≤ i ≤ n, e.g. 2/4' });
+  }
+  return { index, count };
+}
+
+function globToRegExp(glob: string): RegExp {
+  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+}
+
+/**
+ * Every trial of providers × domains × surfaces × tasks × trials, in a fixed
+ * order, filtered by the selection. Unknown surfaces and an empty selection
+ * are ConfigErrors (nothing has run yet).
+ */
+export function planTrials(domains: readonly RunDomain[], providers: readonly Provider[], selection: RunSelection): PlannedTrial[] {
+  const allSurfaces = domains.flatMap((domain) => domain.surfaces.map((surface) => surface.id));
+  for (const wanted of selection.surfaces ?? []) {
+    if (!allSurfaces.includes(wanted)) {
+      throw new ConfigError({ file: '--surface', field: wanted, message: `unknown surface "${wanted}"`, expected: `one of ${allSurfaces.join(', ') || '(no surfaces loaded)'}`, suggestion: allSurfaces.length ? closest(wanted, allSurfaces) : undefined });
+    }
+  }
+  const taskPattern = selection.task ? globToRegExp(selection.task) : null;
+  const plan: PlannedTrial[] = [];
+  for (const provider of providers) {
+    for (const domain of domains) {
+      const surfaces = domain.surfaces.filter((surface) => !selection.surfaces?.length || selection.surfaces.includes(surface.id));
+      const tasks = domain.tasks.filter((task) => (selection.split === 'all' || task.split === selection.split) && (!taskPattern || taskPattern.test(task.id)));
+      for (const surface of surfaces) {
+        for (const task of tasks) {
+          for (let trial = 0; trial < selection.trials; trial += 1) {
+            const identity = trialIdentity({ provider: provider.id, model: provider.model, domain: domain.name, surface: surface.id, task: task.id, trial });
+            plan.push({ identity, provider, domain, surface, task, trial });
+          }
+        }
+      }
+    }
+  }
+  if (plan.length === 0) {
+    throw new ConfigError({ file: '--task', field: selection.task ?? '(all)', message: `no trials selected (split ${selection.split}${selection.task ? `, task ${selection.task}` : ''})`, expected: 'at least one task and one surface' });
+  }
+  if (!selection.shard) return plan;
+  const { index, count } = parseShard(selection.shard);
+  return plan.filter((_planned, position) => position % count === index - 1);
+}

@@ -1,0 +1,34 @@
+import { ConfigError } from '../spec/index.ts';
+import type { ConfigIssue, ModelRequest, Provider, TurnKey } from '../spec/index.ts';
+import type { PlannedTrial } from './plan.ts';
+import { buildRequest, initialMessages } from './request.ts';
+
+/** A provider that can say, without answering, whether it could answer (replay does). */
+interface CheckingProvider extends Provider {
+  check(request: ModelRequest, key: TurnKey): { kind: string; message: string } | null;
+}
+
+function canCheck(provider: Provider): provider is CheckingProvider {
+  return typeof (provider as Partial<CheckingProvider>).check === 'function';
+}
+
+/**
+ * Before any model call: ask providers that can check (replay) whether the
+ * first turn of every planned trial is answerable (present, not stale), so a
+ * stale or incomplete cassette stops the run with exit 2 and nothing written.
+ */
+export function preflight(plan: readonly PlannedTrial[], options: { settings?: ModelRequest['settings'] } = {}): void {
+  const issues: ConfigIssue[] = [];
+  let more = 0;
+  for (const planned of plan) {
+    if (!canCheck(planned.provider)) continue;
+    const request = buildRequest({ model: planned.provider.model, surface: planned.surface, messages: initialMessages(planned.task), settings: options.settings });
+    const key = { domain: planned.domain.name, task: planned.task.id, surface: planned.surface.id, trial: planned.trial, turn: 0 };
+    const problem = planned.provider.check(request, key);
+    if (!problem) continue;
+    if (issues.length < 10) issues.push({ file: `--provider ${planned.provider.id}:${planned.provider.model}`, message: problem.message });
+    else more += 1;
+  }
+  if (more > 0) issues.push({ file: '--provider', message: `… and ${more} more trials with the same kind of problem` });
+  if (issues.length > 0) throw new ConfigError(issues);
+}

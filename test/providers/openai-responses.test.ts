@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOpenAIProvider } from '../../providers/openai/index.ts';
+import { SENTINEL_KEY, sequence, startFakeServer, wireFixture, type FakeServer } from './fake-server.ts';
+import { FAST_RETRY, plainRequest, sampleRequest, SYSTEM_PROMPT, TICKET_GET_SCHEMA, TICKET_LIST_SCHEMA } from './sample-request.ts';
+
+let server: FakeServer | undefined;
+afterEach(async () => {
+  if (server) {
+    expect(server.violations).toEqual([]);
+    await server.close();
+  }
+  server = undefined;
+});
+
+async function withFixture(name: string) {
+  server = await startFakeServer(sequence({ body: wireFixture('openai-responses', name) }));
+  const provider = createOpenAIProvider({ model: 'test-model', api: 'responses', apiKey: SENTINEL_KEY, baseURL: `${server.url}/v1`, retry: FAST_RETRY });
+  return { server, provider };
+}
+
+describe('openai responses adapter: request on the wire', () => {
+  it('sends instructions, function_call + function_call_output items and explicit strict flags', async () => {
+    const { server, provider } = await withFixture('text');
+    await provider.propose(sampleRequest({ settings: { max_tokens: 300, temperature: 0.2, seed: 1 } }));
+    const [sent] = server.requests;
+    expect(sent!.path).toBe('/v1/responses');
+    const body = sent!.body;
+    expect(body.instructions).toBe(SYSTEM_PROMPT);
+    expect(body.store).toBe(false);
+    expect(body.input).toEqual([
+      { type: 'message', role: 'user', content: 'What is the status of T-102, and which tickets are open?' },
+      { type: 'function_call', call_id: 'call_1', name: 'ticket__get', arguments: '{"ticket_id":"T-102"}' },
+      { type: 'function_call', call_id: 'call_2', name: 'ticket_list', arguments: '{"status":"open"}' },
+      { type: 'function_call_output', call_id: 'call_1', output: '{"id":"T-102","status":"open"}' },
+      { type: 'function_call_output', call_id: 'call_2', output: '{"error":{"code":"invalid_cursor"}}' },
+    ]);
+    // Responses treats a missing `strict` as true, so false must be sent explicitly.
+    expect(body.tools).toEqual([
+      { type: 'function', name: 'ticket__get', description: 'Get one ticket by id.', parameters: TICKET_GET_SCHEMA, strict: true },
+      { type: 'function', name: 'ticket_list', description: 'List tickets.', parameters: TICKET_LIST_SCHEMA, strict: false },
+    ]);
+    expect(body.tool_choice).toBe('auto');
+    expect(body.max_output_tokens).toBe(300);
+    expect(body.temperature).toBe(0.2);
+    expect(body).not.toHaveProperty('seed');
+  });
+
+  it('warns that seed is not supported', async () => {
+    const { provider } = await withFixture('text');
+    const turn = await provider.propose(sampleRequest({ settings: { seed: 1 } }));
+    expect(turn.warnings.join('\n')).toMatch(/no seed/);
+  });
+
+  it('sends assistant text as an assistant message and no tools when there are none', async () => {
+    const { server, provider } = await withFixture('text');
+    const request = plainRequest();
+    request.messages.push({ role: 'assistant', content: 'Hi!', tool_calls: [] }, { role: 'user', content: 'Bye' });
+    await provider.propose(request);
+    const body = server.requests[0]!.body;
+    expect(body.input).toEqual([
+      { type: 'message', role: 'user', content: 'Hello' },
+      { type: 'message', role: 'assistant', content: 'Hi!' },
+      { type: 'message', role: 'user', content: 'Bye' },
+    ]);
+    expect(body).not.toHaveProperty('tools');
+    expect(body).not.toHaveProperty('instructions');
+  });
+});
+
+describe('openai responses adapter: turn back from the wire', () => {
+  it('plain text', async () => {
+    const { provider } = await withFixture('text');
+    const turn = await provider.propose(sampleRequest());
+    expect(turn.text).toBe('T-102 is open.');
+    expect(turn.tool_calls).toEqual([]);
+    expect(turn.finish_reason).toBe('stop');
+    expect(turn.usage).toEqual({ input_tokens: 291, output_tokens: 23 });
+  });
+
+  it('one tool call: call_id is the proposal id, reasoning items are skipped, dotted name decoded', async () => {
+    const { provider } = await withFixture('one-tool-call');
+    const turn = await provider.propose(sampleRequest());
+    expect(turn.tool_calls).toEqual([{ id: 'call_get_1', name: 'ticket.get', arguments: '{"ticket_id":"T-102"}' }]);
+    expect(turn.finish_reason).toBe('tool_calls');
+    expect(turn.warnings).toEqual([]);
+  });
+
+  it('parallel tool calls keep order and raw text', async () => {
+    const { provider } = await withFixture('parallel-tool-calls');
+    const turn = await provider.propose(sampleRequest());
+    expect(turn.tool_calls).toEqual([
+      { id: 'call_get_1', name: 'ticket.get', arguments: '{"ticket_id":"T-102"}' },
+      { id: 'call_get_2', name: 'ticket.get', arguments: '{ "ticket_id" : "T-103" }' },
+      { id: 'call_list_1', name: 'ticket_list', arguments: '{"status":"open","limit":5}' },
+    ]);
+  });
+
+  it('malformed arguments are kept as the raw string', async () => {
+    const { provider } = await withFixture('malformed-arguments');
+    const turn = await provider.propose(sampleRequest());
+    expect(turn.tool_calls[0]!.arguments).toBe('{"ticket_id": "T-102"');
+  });
+
+  it('a tool name the model invents is kept as written', async () => {
+    const { provider } = await withFixture('unknown-tool');
+    const turn = await provider.propose(sampleRequest());
+    expect(turn.tool_calls[0]!.name).toBe('ticket__delete');
+  });
+
+  it('an incomplete response reports length and a warning', async () => {
+    const { provider } = await withFixture('incomplete');
+    const turn = await provider.propose(sampleRequest());
+    expect(turn.text).toBe('T-102 is');
+    expect(turn.finish_reason).toBe('length');
+    expect(turn.warnings.join('\n')).toMatch(/incomplete: max_output_tokens/);
+  });
+});

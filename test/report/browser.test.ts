@@ -1,0 +1,123 @@
+/**
+ * Opens the HTML report of a fixture run in headless Chromium (Debian's
+ * /usr/bin/chromium via playwright-core) and checks what a person would:
+ * charts drawn, filters narrowing the trial list, a trial opening, and a
+ * screenshot saved under results/. Fails — never skips — without Chromium.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderRunReports } from '../../src/report/index.ts';
+import { GateConfig } from '../../src/spec/index.ts';
+import { writeFixtureRun } from './fixture-run.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOT = resolve('results/report-screenshot.png');
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let workDir: string;
+let context: BrowserContext;
+let page: Page;
+const pageErrors: string[] = [];
+const requests: string[] = [];
+let expected: { total: number; failed: number; typedErrored: number; wideMustCall: number };
+
+beforeAll(async () => {
+  expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: install it with apt-get install -y chromium (.ci/run does)`).toBe(true);
+  workDir = await mkdtemp(join(tmpdir(), 'toolmark-browser-'));
+  const runDir = join(workDir, 'run');
+  const { records } = await writeFixtureRun(runDir, { synthetic: true });
+  expected = {
+    total: records.length,
+    failed: records.filter((record) => record.status === 'completed' && record.success !== true).length,
+    typedErrored: records.filter((record) => record.surface === 'typed-v2' && record.status === 'errored').length,
+    wideMustCall: records.filter((record) => record.surface === 'wide-v1' && record.kind === 'must-call').length,
+  };
+  const { html } = await renderRunReports(runDir, { gate: GateConfig.parse({}) });
+  context = await chromium.launchPersistentContext(join(workDir, 'profile'), {
+    executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1360, height: 900 },
+  });
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('request', (request) => requests.push(request.url()));
+  await page.goto(pathToFileURL(html).href);
+}, 60_000);
+
+afterAll(async () => {
+  await context?.close();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+const visibleRows = () => page.locator('#trial-rows tr').count();
+
+describe('report.html in a browser', () => {
+  it('renders every chart as SVG with marks, and loads nothing from the network', async () => {
+    const charts = await page.locator('.chart svg').evaluateAll((svgs) => svgs.map((svg) => ({
+      marks: svg.querySelectorAll('.mark-rect path, .mark-symbol path, .mark-line path, .mark-rule line, .mark-text text').length,
+      width: svg.getBoundingClientRect().width,
+    })));
+    // success-vs-tokens, pass curves, metric bars, flipped heat map, one confusion map per surface.
+    expect(charts.length).toBe(6);
+    for (const chart of charts) {
+      expect(chart.marks).toBeGreaterThan(0);
+      expect(chart.width).toBeGreaterThan(100);
+    }
+    expect(pageErrors).toEqual([]);
+    expect(requests.filter((url) => !url.startsWith('file:'))).toEqual([]);
+    await expect(page.locator('.banner').textContent()).resolves.toContain('not of any real model');
+  });
+
+  it('filters the trial browser by surface, kind, outcome and text', async () => {
+    expect(await visibleRows()).toBe(expected.total);
+    await page.selectOption('#filter-outcome', 'fail');
+    expect(await visibleRows()).toBe(expected.failed);
+    expect(await page.locator('#trial-rows tr[data-outcome="pass"]').count()).toBe(0);
+
+    await page.selectOption('#filter-outcome', 'errored');
+    await page.selectOption('#filter-surface', 'typed-v2');
+    expect(await visibleRows()).toBe(expected.typedErrored);
+
+    await page.selectOption('#filter-outcome', '');
+    await page.selectOption('#filter-surface', 'wide-v1');
+    await page.selectOption('#filter-kind', 'must-call');
+    expect(await visibleRows()).toBe(expected.wideMustCall);
+    await expect(page.locator('#trial-count').textContent()).resolves.toContain(`of ${expected.wideMustCall} matching`);
+
+    await page.fill('#filter-text', 'status-of-t117');
+    expect(await visibleRows()).toBe(3);
+    await page.fill('#filter-text', 'no-such-task-anywhere');
+    expect(await visibleRows()).toBe(0);
+  });
+
+  it('opens a trial to show its verdicts, turns, proposals and effects', async () => {
+    await page.selectOption('#filter-kind', '');
+    await page.selectOption('#filter-surface', 'wide-v1');
+    await page.selectOption('#filter-outcome', 'fail');
+    await page.fill('#filter-text', 'explain-sla');
+    const row = page.locator('#trial-rows tr').first();
+    await row.click();
+    const detail = page.locator('#trial-detail');
+    await expect(detail.textContent()).resolves.toContain('explain-sla');
+    const text = (await detail.textContent()) ?? '';
+    for (const heading of ['Verdicts', 'Turns', 'Proposals and registry outcomes', 'Side effects', 'Final answer']) expect(text).toContain(heading);
+    expect(text).toContain('ticket_operation');
+    expect(text).toContain('UNAUTHORIZED');
+    // Model text containing markup is shown as text, never parsed as HTML.
+    expect(await detail.locator('b').count()).toBe(0);
+    expect(text).toContain('</script><b>x</b>');
+  });
+
+  it('saves a screenshot under results/', async () => {
+    await page.fill('#filter-text', '');
+    await page.selectOption('#filter-surface', '');
+    await page.selectOption('#filter-outcome', '');
+    await page.locator('#trial-rows tr').nth(4).click();
+    await mkdir('results', { recursive: true });
+    await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    expect((await stat(SCREENSHOT)).size).toBeGreaterThan(10_000);
+  });
+});

@@ -1,0 +1,11 @@
+import { chromium } from 'playwright-core';
+import { mkdtempSync } from 'node:fs';
+const dir = mkdtempSync('/tmp/rr/profile-');
+const context = await chromium.launchPersistentContext(dir, { executablePath: '/usr/bin/chromium', headless: true, args: ['--headless','--no-sandbox','--disable-gpu','--no-first-run'], viewport: { width: 1360, height: 900 } });
+const page = await context.newPage();
+page.on('pageerror', (e) => console.log('pageerror:', e.message));
+await page.goto('file://' + process.argv[2]);
+await page.locator('#trial-rows tr').nth(3).click();
+await page.screenshot({ path: '/tmp/rr/full.png', fullPage: true });
+for (const id of (process.argv[3] ?? 'tradeoff,passk,metrics,confusion,flipped,trials').split(',')) await page.locator('#' + id).screenshot({ path: `/tmp/rr/el-${id}.png` });
+await context.close();
