@@ -74,7 +74,8 @@ function splitTable(section: CompareSection): string[] {
 }
 
 function kindTable(sections: readonly CompareSection[]): string[] {
-  if (sections.length === 0) return [];
+  // One kind only: its row would repeat the split table.
+  if (sections.length < 2) return [];
   const lines = [
     '| kind | pairs | task_success A → B | B − A [95% CI] | p | verdict | selection A → B | B − A [95% CI] | p | verdict |',
     '|---|---:|---|---|---:|---|---|---|---:|---|',
@@ -132,7 +133,11 @@ export function renderCompareMarkdown(comparison: Comparison): string {
     lines.push(...splitTable(overall));
     lines.push(...kindTable(comparison.sections.filter((section) => section.split === split && section.kind !== 'all')));
   }
-  if (comparison.sections.length === 0) lines.push('No paired trials: the two sides share no (task, trial).', '');
+  if (comparison.sections.length === 0) {
+    lines.push(pairing.split_trials
+      ? 'No paired trials: one surface of one run is split into even and odd trials, which needs at least 2 trials per task.'
+      : 'No paired trials: the two sides share no (task, trial).', '');
+  }
   lines.push(...noiseFloorTable(comparison));
   return `${lines.filter((line, index, all) => !(line === '' && all[index - 1] === '')).join('\n').trimEnd()}\n`;
 }

@@ -26,19 +26,21 @@ const nearValid = fc.record(
 const wideArgs = fc.record({ operation: fc.oneof(fc.constantFrom('get', 'list', 'preview', 'record', 'slow'), fc.string()), payload: nearValid }, { requiredKeys: ['operation'] });
 const argumentsArb = fc.oneof(fc.jsonValue(), nearValid, wideArgs);
 // Well-formed writes from a small pool, so keys and approvals collide often.
+const WRITE_TICKETS = ['T-101', 'T-102'];
+const WRITE_NOTES = ['Called back.', 'Refund issued.'];
 const recordArgs = fc.record({
-  ticket_id: fc.constantFrom(...TICKETS),
-  note: fc.constantFrom(...NOTES),
-  action_id: fc.constantFrom('act-0001', 'act-0002', 'ab'),
+  ticket_id: fc.constantFrom(...WRITE_TICKETS),
+  note: fc.constantFrom(...WRITE_NOTES),
+  action_id: fc.constantFrom('act-0001', 'act-0002'),
 });
 const callArb = fc.oneof(
   fc.record({ tool: fc.constantFrom(...TOOL_NAMES), arguments: argumentsArb }),
-  fc.record({ tool: fc.constant('ticket.record_followup'), arguments: recordArgs }),
+  { arbitrary: fc.record({ tool: fc.constant('ticket.record_followup'), arguments: recordArgs }), weight: 3 },
   fc.record({ tool: fc.constant('ticket.operation'), arguments: fc.record({ operation: fc.constant('record'), payload: recordArgs }) }),
 );
 
 const approvalArb: fc.Arbitrary<Approval> = fc
-  .record({ ticket_id: fc.constantFrom(...TICKETS), note: fc.constantFrom(...NOTES) })
+  .record({ ticket_id: fc.constantFrom(...WRITE_TICKETS), note: fc.constantFrom(...WRITE_NOTES) })
   .map((args) => ({ tool: 'ticket.record_followup', fingerprint: approvalFingerprint(args, 'action_id') }));
 
 const trialArb = fc.record({

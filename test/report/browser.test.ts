@@ -121,3 +121,56 @@ describe('report.html in a browser', () => {
     expect((await stat(SCREENSHOT)).size).toBeGreaterThan(10_000);
   });
 });
+
+/**
+ * The shipped example (what `npm start` runs), rendered by the real runner
+ * into a temporary folder: the issue's acceptance check. It fails, with the
+ * runner's own message, when the example cannot run.
+ */
+describe('report.html of the shipped example run', () => {
+  let exampleContext: BrowserContext;
+  let examplePage: Page;
+  let exampleDir: string;
+
+  beforeAll(async () => {
+    exampleDir = await mkdtemp(join(tmpdir(), 'toolmark-example-'));
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const run = await promisify(execFile)('node', [resolve('bin/toolmark.js'), 'run', '--root', resolve('.'), '--out', exampleDir, '--run-id', 'example'], { maxBuffer: 64 * 1024 * 1024 })
+      .then(() => null, (error: { stderr?: string; message: string }) => error.stderr || error.message);
+    expect(run, 'the example run (npm start) failed').toBeNull();
+    exampleContext = await chromium.launchPersistentContext(join(exampleDir, 'profile'), {
+      executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1360, height: 900 },
+    });
+    examplePage = await exampleContext.newPage();
+    examplePage.on('pageerror', (error) => pageErrors.push(error.message));
+    await examplePage.goto(pathToFileURL(join(exampleDir, 'example', 'report.html')).href);
+  }, 180_000);
+
+  afterAll(async () => {
+    await exampleContext?.close();
+    if (exampleDir) await rm(exampleDir, { recursive: true, force: true });
+  });
+
+  it('draws its charts, filters its trials, opens one, and is screenshotted', async () => {
+    const marks = await examplePage.locator('.chart svg').evaluateAll((svgs) => svgs.map((svg) => svg.querySelectorAll('path, line, text').length));
+    expect(marks.length).toBeGreaterThanOrEqual(4);
+    expect(marks.every((count) => count > 0)).toBe(true);
+    const rows = examplePage.locator('#trial-rows tr');
+    const total = await rows.count();
+    expect(total).toBeGreaterThan(0);
+    const surface = await examplePage.locator('#filter-surface option').nth(1).getAttribute('value');
+    await examplePage.selectOption('#filter-surface', surface!);
+    const surfaceRows = await rows.count();
+    expect(surfaceRows).toBeGreaterThan(0);
+    expect(await examplePage.locator(`#trial-rows tr:not([data-surface="${surface}"])`).count()).toBe(0);
+    await examplePage.selectOption('#filter-outcome', 'pass');
+    expect(await examplePage.locator('#trial-rows tr:not([data-outcome="pass"])').count()).toBe(0);
+    await examplePage.selectOption('#filter-outcome', '');
+    await rows.first().click();
+    await expect(examplePage.locator('#trial-detail').textContent()).resolves.toContain('Verdicts');
+    expect(pageErrors).toEqual([]);
+    await mkdir('results', { recursive: true });
+    await examplePage.screenshot({ path: resolve('results/report-example-screenshot.png'), fullPage: true });
+  });
+});

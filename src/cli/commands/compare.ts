@@ -54,8 +54,8 @@ async function compareAction(first: string, second: string | undefined, flags: C
     try {
       refB = aggregate.resolveRunRef(second, resultsDir, 'B');
     } catch (error) {
-      // `RUN:typed-v2 typed-v3`: a bare name that is no run is a surface of A's run.
-      if (!(error instanceof ConfigError) || second.includes(':') || second.includes(path.sep)) throw error;
+      // `RUN:typed-v2 typed-v3`: after RUN:surface, a bare name that is no run is a surface of A's run.
+      if (!(error instanceof ConfigError) || refA.surface === null || second.includes(':') || second.includes(path.sep)) throw error;
       refB = { text: second, runDir: refA.runDir, runId: refA.runId, surface: second };
     }
   }
@@ -79,6 +79,15 @@ async function compareAction(first: string, second: string | undefined, flags: C
       throw new ConfigError({ file: error.input.label, field: 'surface', message: error.message, expected: `one of: ${error.available.join(', ')}` });
     }
     throw error;
+  }
+  if (comparison.pairing.pairs === 0) {
+    throw new ConfigError({
+      file: 'compare',
+      message: comparison.pairing.split_trials
+        ? `${refA.text} against itself pairs even with odd trials, and this run has no task with 2 or more completed trials`
+        : `${refA.text} and ${refB.text} share no completed (task, trial) to pair`,
+      expected: comparison.pairing.split_trials ? 'a run with --trials 2 or more, or two runs' : 'two runs or surfaces over the same tasks and trial numbers',
+    });
   }
   const markdown = renderCompareMarkdown(comparison);
   process.stdout.write(flags.json ? `${JSON.stringify(comparison, null, 2)}\n` : markdown);

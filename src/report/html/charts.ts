@@ -32,7 +32,9 @@ export function successVersusTokensSpec(summary: Summary): TopLevelSpec {
     }));
   const x = { field: 'tokens', type: 'quantitative', title: 'schema tokens (tools payload)', scale: { zero: false, padding: 40 } };
   return {
-    width: 460, height: 260,
+    width: 400, height: 260,
+    // Legends on the right keep the chart at its size in a half-width card.
+    config: { legend: { orient: 'right' } },
     data: { values },
     encoding: { x, color: { field: 'series', type: 'nominal', title: 'surface', legend: { symbolOpacity: 1, labelLimit: 240 } } },
     layer: [
@@ -73,7 +75,7 @@ export function metricBarsSpec(summary: Summary): TopLevelSpec {
     spec: {
       width: { step: 26 }, height: 200,
       encoding: {
-        x: { field: 'series', type: 'nominal', title: null, axis: { labelAngle: -35, labelLimit: 110 } },
+        x: { field: 'series', type: 'nominal', title: null, axis: { labelAngle: -35, labelLimit: 180 } },
         xOffset: { field: 'split', type: 'nominal', sort: ['train', 'heldout'] },
       },
       layer: [
@@ -131,8 +133,9 @@ export function passCurvesSpec(summary: Summary): TopLevelSpec {
   return {
     data: { values },
     facet: { column: { field: 'split', type: 'nominal', title: null, sort: ['train', 'heldout'] } },
+    config: { legend: { orient: 'right' } },
     spec: {
-      width: 250, height: 200,
+      width: 210, height: 220,
       mark: { type: 'line', point: { filled: true, size: 40 }, strokeWidth: 2 },
       encoding: {
         x: { field: 'k', type: 'quantitative', title: 'k (trials that must pass)', scale: { domain: [1, maxK], nice: false }, axis: { tickMinStep: 1, format: 'd' } },

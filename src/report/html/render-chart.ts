@@ -24,6 +24,17 @@ const SILENT_LOGGER = {
   debug() { return SILENT_LOGGER; },
 } as never;
 
+/** One level deep: a chart's `legend: {orient}` adjusts the shared legend style instead of replacing it. */
+function mergeConfig(base: Record<string, unknown>, override: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    const current = merged[key];
+    const bothObjects = [current, value].every((item) => item !== null && typeof item === 'object' && !Array.isArray(item));
+    merged[key] = bothObjects ? { ...(current as object), ...(value as object) } : value;
+  }
+  return merged;
+}
+
 /**
  * Compiles a Vega-Lite spec to Vega and renders it to an SVG string at build
  * time (headless view, no canvas), so the page needs no script or network to
@@ -32,7 +43,7 @@ const SILENT_LOGGER = {
  */
 export async function renderChart(spec: TopLevelSpec): Promise<string> {
   const [vega, vegaLite] = await Promise.all([import('vega'), import('vega-lite')]);
-  const compiled = vegaLite.compile({ ...spec, config: { ...CHART_CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec, { logger: SILENT_LOGGER }).spec;
+  const compiled = vegaLite.compile({ ...spec, config: mergeConfig(CHART_CONFIG, (spec.config ?? {}) as Record<string, unknown>) } as TopLevelSpec, { logger: SILENT_LOGGER }).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none', logLevel: vega.None });
   try {
     const svg = await view.toSVG();
