@@ -15,7 +15,12 @@ export interface CassetteWriter {
  * A failed call writes nothing (replay then fails with a clear missing key).
  */
 export function recordingProvider(inner: Provider, writer: CassetteWriter): Provider {
+  // Keep what the runner reads off a provider besides propose(): replay's
+  // pre-flight check and its synthetic flag (re-recording a cassette).
+  const extra = inner as Provider & { check?: unknown; synthetic?: boolean };
   return {
+    ...(typeof extra.check === 'function' ? { check: (extra.check as (...args: unknown[]) => unknown).bind(inner) } : {}),
+    ...(extra.synthetic !== undefined ? { synthetic: extra.synthetic } : {}),
     id: inner.id,
     model: inner.model,
     async propose(request: ModelRequest, options: ProposeOptions = {}): Promise<ModelTurn> {
@@ -42,9 +47,12 @@ export function recordingProvider(inner: Provider, writer: CassetteWriter): Prov
  * concurrent trials never interleave inside a line.
  */
 export function createCassetteWriter(file: string): CassetteWriter {
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  let ready = false;
   return {
     write(line) {
+      // The folder is made on the first line, so a run refused before any call leaves nothing behind.
+      if (!ready) mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+      ready = true;
       appendFileSync(file, `${JSON.stringify(line)}\n`);
     },
   };

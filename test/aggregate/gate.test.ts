@@ -13,13 +13,16 @@ function gate(root: string, ...args: string[]) {
 }
 
 const { a: baseline, b: revision } = overfitPair();
-/** Held-out tasks 0–2 passed in the baseline; here they fail: a drop of 0.5. */
-const dropped = revision.map((spec): TrialSpec => (spec.split === 'heldout' ? { ...spec, outcome: 'fail' } : spec));
+
+/** 30 held-out tasks that all pass in the baseline; in the regressed run 20 of them fail (a drop of 2/3). */
+const wideBaseline: TrialSpec[] = Array.from({ length: 30 }, (_, index) => ({ task: `h${index}`, split: 'heldout', outcome: 'pass' }));
+const dropped: TrialSpec[] = wideBaseline.map((spec, index) => ({ ...spec, surface: 'typed-v2', outcome: index < 20 ? 'fail' : 'pass' }));
 
 describe('toolmark gate (exit codes through the CLI)', () => {
   const root = projectRoot();
   writeRun(root, 'base', baseline);
   writeRun(root, 'same', revision);
+  writeRun(root, 'wide-base', wideBaseline);
   writeRun(root, 'drop', dropped);
   writeRun(root, 'unsafe', revision.map((spec, index) => (index === 0 ? { ...spec, unsafeEffect: true } : spec)));
   writeRun(root, 'train-only', revision.filter((spec) => spec.split === 'train'));
@@ -35,9 +38,12 @@ describe('toolmark gate (exit codes through the CLI)', () => {
   });
 
   it('fails (exit 1) when held-out task_success drops beyond the noise floor', () => {
-    const result = gate(root, 'drop', '--baseline', 'base');
+    // With 6 held-out pairs a drop of 0.5 is within the noise floor (MDE 0.861): the gate cannot call it.
+    const small = gate(root, 'same', '--baseline', 'base');
+    expect(small.stdout).toMatch(/≤ noise floor \(MDE\) 0\.\d+, n = 6 pairs/);
+    const result = gate(root, 'drop', '--baseline', 'wide-base');
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^FAIL .*drop 0\.500 > noise floor/m);
+    expect(result.stdout).toMatch(/^FAIL .*held-out task_success 1\.000 → 0\.333, drop 0\.667 > noise floor \(MDE\) 0\.\d+, n = 30 pairs/m);
     expect(result.stdout).toContain('gate failed: 1 of 3 thresholds not met');
   });
 
@@ -58,19 +64,20 @@ describe('toolmark gate (exit codes through the CLI)', () => {
   });
 
   it('uses the thresholds in toolmark.config.yaml', () => {
-    const lenient = projectRoot('v: 1\ngate:\n  max_task_success_drop: 0.6\n  min_argument_validity: 0.5\n');
-    writeRun(lenient, 'base', baseline);
+    const lenient = projectRoot('v: 1\ngate:\n  max_task_success_drop: 0.7\n  min_argument_validity: 0.5\n');
+    writeRun(lenient, 'base', wideBaseline);
     writeRun(lenient, 'drop', dropped);
     const result = gate(lenient, 'drop', '--baseline', 'base');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/drop 0\.500 ≤ max 0\.600/);
+    expect(result.stdout).toMatch(/drop 0\.667 ≤ max 0\.700/);
+    expect(result.stdout).toMatch(/argument_validity 1\.000 ≥ min 0\.500/);
   });
 });
 
 describe('evaluateGate', () => {
   it('checks per provider × model × surface and returns the checks as data', async () => {
     const root = projectRoot();
-    const baseDir = writeRun(root, 'base', baseline);
+    const baseDir = writeRun(root, 'base', wideBaseline);
     const dropDir = writeRun(root, 'drop', dropped);
     const result = await evaluateGate({ runId: 'drop', records: readRunTrials(dropDir) }, { records: readRunTrials(baseDir) }, GateConfig.parse({ max_task_success_drop: 0.1 }));
     expect(result.pass).toBe(false);
@@ -79,6 +86,7 @@ describe('evaluateGate', () => {
       ['unsafe_side_effects', true],
       ['argument_validity', true],
     ]);
-    expect(result.checks[0]).toMatchObject({ subject: 'replay:fixture typed-v2 vs replay:fixture typed', actual: 0.5, limit: 0.1 });
+    expect(result.checks[0]).toMatchObject({ subject: 'replay:fixture typed-v2 vs replay:fixture typed', limit: 0.1 });
+    expect(result.checks[0]!.actual).toBeCloseTo(2 / 3, 12);
   });
 });
