@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { ProviderError } from '../../src/spec/errors.ts';
 import type { ModelRequest, ModelTurn, ProposeOptions, Provider, ToolDefinition } from '../../src/spec/model.ts';
 import { createRequestGate, type RequestGate } from '../http/request-gate.ts';
 import { retryWarnings, withRetries, type RetryOptions, type RetryPolicy } from '../http/retry.ts';
@@ -67,6 +68,10 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
     const names = createWireNames(effective.tools.map((tool) => tool.name));
     const { body, warnings } = toMessagesRequest(effective, names);
     const outcome = await withRetries((signal) => client.messages.create(body, { signal }), retryOptions(proposeOptions.signal));
+    // A 200 that is not a message is the server's failure, not a model that chose to say nothing.
+    if (!outcome.value || typeof outcome.value !== 'object') {
+      throw new ProviderError(`${label}: response is not a message (got ${JSON.stringify(outcome.value)})`, { status: null, retryable: false });
+    }
     const turn = fromMessage(outcome.value, names);
     return { ...turn, latency_ms: outcome.latencyMs, warnings: [...warnings, ...retryWarnings(outcome.retries), ...turn.warnings] };
   }

@@ -88,11 +88,19 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
     if (api === 'chat') {
       const { body, warnings } = toChatRequest(request, names, maxTokensField);
       const outcome = await withRetries((signal) => client.chat.completions.create(body, { signal }), retryOptions);
+      // A 200 that is not a completion (null, no choices) is the server's failure, not a model that chose to say nothing.
+      const value = outcome.value as unknown as { choices?: unknown } | null;
+      if (!value || typeof value !== 'object' || !Array.isArray(value.choices) || value.choices.length === 0) {
+        throw new ProviderError(`${label}: response is not a chat completion (${!value || typeof value !== 'object' ? `got ${JSON.stringify(value)}` : 'no choices'})`, { status: null, retryable: false });
+      }
       const turn = fromChatResponse(outcome.value, names);
       return { ...turn, latency_ms: outcome.latencyMs, warnings: [...warnings, ...retryWarnings(outcome.retries), ...turn.warnings] };
     }
     const { body, warnings } = toResponsesRequest(request, names);
     const outcome = await withRetries((signal) => client.responses.create(body, { signal }), retryOptions);
+    if (!outcome.value || typeof outcome.value !== 'object') {
+      throw new ProviderError(`${label}: response is not a Responses API object (got ${JSON.stringify(outcome.value)})`, { status: null, retryable: false });
+    }
     if (outcome.value.status === 'failed') {
       const reason = outcome.value.error?.message ?? 'no reason given';
       throw new ProviderError(`${label}: response failed: ${redactSecrets(reason, secrets)}`, { status: null, retryable: false });

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { CassetteLine, ConfigError } from '../../src/spec/index.ts';
 import type { ConfigIssue } from '../../src/spec/index.ts';
 
+/** Bad lines named one by one; beyond this a count, so a wrong file cannot flood the terminal. */
+const MAX_ISSUES = 10;
+
 /** A cassette line with where it came from, for error messages. */
 export interface LocatedLine {
   line: CassetteLine;
@@ -22,6 +25,10 @@ export function readCassetteFile(file: string): LocatedLine[] {
   }
   const lines: LocatedLine[] = [];
   const issues: ConfigIssue[] = [];
+  let badLines = 0;
+  const report = (issue: ConfigIssue): void => {
+    if (issues.length < MAX_ISSUES) issues.push(issue);
+  };
   text.split('\n').forEach((raw, index) => {
     const lineNumber = index + 1;
     if (raw.trim() === '') return;
@@ -29,18 +36,22 @@ export function readCassetteFile(file: string): LocatedLine[] {
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      issues.push({ file, line: lineNumber, message: `invalid JSON: ${(error as Error).message}`, expected: 'one JSON object per line' });
+      badLines += 1;
+      report({ file, line: lineNumber, message: `invalid JSON: ${(error as Error).message}`, expected: 'one JSON object per line' });
       return;
     }
     const parsed = CassetteLine.safeParse(value);
     if (!parsed.success) {
+      badLines += 1;
       for (const issue of parsed.error.issues.slice(0, 3)) {
-        issues.push({ file, line: lineNumber, field: issue.path.join('.') || undefined, message: issue.message, expected: 'a cassette line (SPEC §3)' });
+        report({ file, line: lineNumber, field: issue.path.join('.') || undefined, message: issue.message, expected: 'a cassette line (SPEC §3)' });
       }
       return;
     }
     lines.push({ line: parsed.data, file, lineNumber });
   });
+  const named = new Set(issues.map((issue) => issue.line)).size;
+  if (badLines > named) issues.push({ file, message: `… and ${badLines - named} more bad lines` });
   if (issues.length > 0) throw new ConfigError(issues);
   return lines;
 }

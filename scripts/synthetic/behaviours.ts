@@ -13,6 +13,8 @@ export interface Behaviour {
   name: string;
   /** One line for docs and labels. */
   summary: string;
+  /** Reads names and the first words of descriptions only (sensitive to how a revision was tuned). */
+  skimsDescriptions: boolean;
   rates: Rates;
 }
 
@@ -56,6 +58,7 @@ export interface Rates {
 export const CAREFUL: Behaviour = {
   name: 'careful',
   summary: 'mostly right; previews before writes, asks when information is missing, sometimes over-calls',
+  skimsDescriptions: false,
   rates: {
     confuse: 0.04,
     skipPreview: 0.0,
@@ -80,8 +83,9 @@ export const CAREFUL: Behaviour = {
 export const HASTY: Behaviour = {
   name: 'hasty',
   summary: 'confuses near-synonyms, skips previews, sometimes writes without approval or follows injected instructions',
+  skimsDescriptions: true,
   rates: {
-    confuse: 0.3,
+    confuse: 0.45,
     skipPreview: 0.35,
     writeUnasked: 0.4,
     resendAfterApproval: 0.4,
@@ -104,6 +108,7 @@ export const HASTY: Behaviour = {
 export const SLOPPY: Behaviour = {
   name: 'sloppy',
   summary: 'right intent, but emits malformed JSON or wrong-typed arguments; recovers after invalid_arguments only sometimes',
+  skimsDescriptions: false,
   rates: {
     confuse: 0.1,
     skipPreview: 0.1,
@@ -143,7 +148,8 @@ export const BEHAVIOURS: readonly Behaviour[] = [CAREFUL, HASTY, SLOPPY];
  *   `hasty` behaviour only (careful models read the whole description).
  */
 export const SURFACE_EFFECTS = {
-  wide: { confuse: 2.2, skipPreview: 2.0, writeUnasked: 1.5 },
+  // multipliers on `confuse`; `wide` also on `skipPreview` / `writeUnasked`, `tunedRevision` on all three
+  wide: { confuse: 1.6, skipPreview: 2.0, writeUnasked: 1.5 },
   disambiguated: { confuse: 0.35 },
   undisambiguated: { confuse: 1.0 },
   tunedRevision: { hastyTrain: 0.3, hastyHeldout: 1.3 },

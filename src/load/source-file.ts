@@ -1,10 +1,13 @@
 import { readFile, stat } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { Document, LineCounter, isMap, isPair, isScalar, parseDocument, type Node } from 'yaml';
+import { Document, LineCounter, isMap, isPair, isScalar, parseDocument, visit, type Node } from 'yaml';
 import type { ConfigIssue } from '../spec/index.ts';
 
 /** Files bigger than this are refused before parsing: no hand-written suite file is that large. */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+/** Alias expansions allowed per file: enough for hand-written reuse, far too few for a "billion laughs" bomb. */
+const MAX_ALIAS_COUNT = 100;
 
 /** A path inside a parsed document, as zod reports it. */
 export type FieldPath = readonly PropertyKey[];
@@ -21,9 +24,9 @@ export class SourceFile {
     private readonly lines: LineCounter,
   ) {}
 
-  /** The plain JavaScript value of the document. */
+  /** The plain JavaScript value of the document (checked once by readSourceFile, so this does not throw). */
   value(): unknown {
-    return this.document.toJS({ maxAliasCount: 100 });
+    return this.document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   }
 
   /**
@@ -92,5 +95,16 @@ export async function readSourceFile(path: string, root: string, issues: ConfigI
     }
     return null;
   }
-  return new SourceFile(display, document, lines);
+  const source = new SourceFile(display, document, lines);
+  try {
+    source.value();
+  } catch (error) {
+    // yaml throws (a ReferenceError) when aliases expand past the limit: bad input, not a crash.
+    let offset = 0;
+    visit(document, { Alias: (_key, node) => ((offset = node.range?.[0] ?? 0), visit.BREAK) });
+    const { line, col } = lines.linePos(offset);
+    issues.push({ file: display, line, column: col, message: `YAML aliases expand too far (${(error as Error).message})`, expected: `at most ${MAX_ALIAS_COUNT} alias expansions per file` });
+    return null;
+  }
+  return source;
 }

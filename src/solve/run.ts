@@ -1,5 +1,4 @@
 import path from 'node:path';
-import pLimit from 'p-limit';
 import { createRegistry } from '../registry/index.ts';
 import type { Registry } from '../registry/index.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
@@ -56,12 +55,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   const registries = new Map<string, Registry<unknown>>();
   const costs = new Map<string, SchemaCost>();
   const appender = new TrialAppender(file);
-  const limit = pLimit(Math.max(1, options.concurrency));
   let ran = 0;
   let errored = 0;
 
   const runOne = async (planned: PlannedTrial): Promise<void> => {
-    // Queued trials see the stop when their turn comes (clearQueue would leave their promises pending forever).
+    // Trials not yet started see the stop when their turn comes.
     if (options.stop?.aborted) return;
     let registry = registries.get(planned.domain.name);
     if (!registry) registries.set(planned.domain.name, (registry = createRegistry(planned.domain.domain.tools) as Registry<unknown>));
@@ -86,10 +84,26 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     options.onTrialDone?.(record);
   };
 
+  // A fixed pool of workers pulls the next planned trial, rather than one queued
+  // promise per trial: a 100,000-trial run would otherwise hold 100,000 closures
+  // from the start. Like allSettled, a failed trial does not stop the others;
+  // the failure of the earliest planned trial is thrown at the end.
+  let next = 0;
+  let failure: { index: number; reason: unknown } | null = null;
+  const worker = async (): Promise<void> => {
+    while (next < todo.length) {
+      const index = next;
+      next += 1;
+      try {
+        await runOne(todo[index]!);
+      } catch (reason) {
+        if (!failure || index < failure.index) failure = { index, reason };
+      }
+    }
+  };
   try {
-    const settled = await Promise.allSettled(todo.map((planned) => limit(() => runOne(planned))));
-    const failure = settled.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-    if (failure) throw failure.reason;
+    await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), todo.length) }, worker));
+    if (failure) throw (failure as { reason: unknown }).reason;
   } finally {
     appender.close();
   }

@@ -59,10 +59,12 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
 
   turnLoop: for (let turn = 0; turn < task.limits.max_turns; turn += 1) {
     const request = buildRequest({ model: provider.model, surface, messages, settings: input.settings });
-    requests.push({ turn, messages: request.messages.length, tools: request.tools.length, request_hash: requestHash(request) });
+    // Hashed once here; replay gets the hash instead of hashing the request again.
+    const hash = requestHash(request);
+    requests.push({ turn, messages: request.messages.length, tools: request.tools.length, request_hash: hash });
     let answer: ModelTurn;
     try {
-      answer = await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn } });
+      answer = await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn }, requestHash: hash });
     } catch (caught) {
       // Any provider failure is the provider's, never the model's: record it and stop.
       stopReason = 'errored';

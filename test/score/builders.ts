@@ -23,6 +23,8 @@ export function task(fields: Record<string, unknown>): Task {
   });
 }
 
+let callCounter = 0;
+
 export interface CallOptions {
   turn?: number;
   name?: string;
@@ -44,7 +46,7 @@ export function call(action: string | null, args: unknown = {}, options: CallOpt
     : { ok: true, output: {}, replayed: false };
   return {
     turn: options.turn ?? 0,
-    proposal: { id: `c${Math.random().toString(36).slice(2, 8)}`, name: options.name ?? action ?? 'made_up_tool', arguments: raw },
+    proposal: { id: `c${(callCounter += 1)}`, name: options.name ?? action ?? 'made_up_tool', arguments: raw },
     parsed: options.parsed ?? true,
     routing,
     schema_valid: options.schemaValid === undefined ? (routing.kind === 'unknown_tool' ? null : true) : options.schemaValid,

@@ -15,12 +15,17 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 const selection = ['--domain', 'tickets', '--provider', 'scripted', '--trials', '2', '--concurrency', '4', '--out', out];
 
-function run(args: string[], killAfterMs: number | null): Promise<number | null> {
+/** Run the CLI; kill it `killAfterMs` after `startFile` exists (after spawn when none is given). */
+function run(args: string[], killAfterMs: number | null, startFile?: string): Promise<number | null> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [path.join(root, 'bin/toolmark.js'), 'run', '--root', root, ...args], { cwd: root, stdio: 'ignore' });
-    const timer = killAfterMs === null ? null : setTimeout(() => child.kill('SIGKILL'), killAfterMs);
+    let timer: NodeJS.Timeout | null = null;
+    const arm = () => (timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs!));
+    const poll = killAfterMs !== null && startFile ? setInterval(() => existsSync(startFile) && (clearInterval(poll!), arm()), 5) : null;
+    if (killAfterMs !== null && !startFile) arm();
     child.on('close', (code) => {
       if (timer) clearTimeout(timer);
+      if (poll) clearInterval(poll);
       resolve(code);
     });
   });
@@ -48,11 +53,14 @@ describe('crash safety', () => {
     const crashed = path.join(out, 'crashed');
     let killed = 0;
     for (let attempt = 0; attempt < 20; attempt += 1) {
-      const started = existsSync(path.join(crashed, RUN_FILES.manifest));
+      const manifest = path.join(crashed, RUN_FILES.manifest);
+      const started = existsSync(manifest);
       // Killed between creating the folder and writing the manifest: nothing ran yet, start again.
       if (!started) rmSync(crashed, { recursive: true, force: true });
-      const args = started ? ['--out', out, '--resume', 'crashed'] : [...selection, '--run-id', 'crashed'];
-      const code = await run(args, 400 + Math.floor(next() * 1600));
+      const delay = Math.floor(next() * 1500);
+      // The first run is killed only once its manifest exists (a slow machine could otherwise never
+      // get that far); resumes are killed anywhere, start-up included.
+      const code = started ? await run(['--out', out, '--resume', 'crashed'], 300 + delay) : await run([...selection, '--run-id', 'crashed'], delay, manifest);
       if (code === null) killed += 1;
       // Whatever was killed, the trials written so far are readable.
       if (existsSync(path.join(crashed, RUN_FILES.trials))) await trials(crashed);

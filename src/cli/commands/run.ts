@@ -77,71 +77,57 @@ export async function finalizeRun(runDir: string, options: { runId: string; conf
   return summary;
 }
 
-async function runAction(flags: RunFlags, setExitCode: (code: number) => void): Promise<void> {
-  const { loadProject } = await import('../../load/index.ts');
-  const solve = await import('../../solve/index.ts');
-  const providersModule = await import('../../../providers/index.ts');
-  const { recordingProvider, createCassetteWriter } = await import('../../../providers/recording.ts');
-  const { scoreTrial } = await import('../../score/index.ts');
-  const { createProgress } = await import('../progress.ts');
-  const { formatSummaryTable } = await import('../summary-table.ts');
-  const { mkdirSync, existsSync } = await import('node:fs');
-  const { execFileSync } = await import('node:child_process');
+type Solve = typeof import('../../solve/index.ts');
 
-  const root = path.resolve(flags.root ?? '.');
-  const concurrencyFlag = positiveInteger('--concurrency', flags.concurrency);
-  let resumed: Manifest | null = null;
-  let runDir: string;
-  let selection: StoredSelection;
-
-  // Defaults come from the config; a resumed run takes its stored selection instead.
-  const firstLoad = await loadProject(root, flags.domain.length ? { domains: flags.domain } : {});
-  const config = firstLoad.config;
-  const outDir = path.resolve(root, flags.out ?? config.run.out);
+/** The selection of a new run (config defaults, flags override), or the stored one of a resumed run. */
+function chooseSelection(flags: RunFlags, config: ProjectConfig, outDir: string, solve: Solve, exists: (file: string) => boolean): { selection: StoredSelection; runDir: string; resumed: Manifest | null } {
   if (flags.resume) {
-    runDir = resolveRunDir(flags.resume, outDir);
-    resumed = solve.readManifest(runDir);
-    selection = (resumed.config as { selection?: StoredSelection }).selection ?? (() => {
-      throw new ConfigError({ file: path.join(runDir, 'manifest.json'), field: 'config.selection', message: 'this run has no stored selection, so it cannot be resumed' });
-    })();
-  } else {
-    selection = {
-      providers: flags.provider.length ? flags.provider : config.run.providers,
-      surfaces: flags.surface,
-      split: splitOf(flags.split, config.run.split),
-      trials: positiveInteger('--trials', flags.trials) ?? config.run.trials,
-      domains: flags.domain,
-      task: flags.task ?? null,
-      shard: flags.shard ?? null,
-      allow_stale: flags.allowStale ?? false,
-    };
-    if (selection.shard) solve.parseShard(selection.shard);
-    const runId = flags.runId ?? solve.createRunId();
-    runDir = path.join(outDir, runId);
-    if (existsSync(runDir)) throw new ConfigError({ file: runDir, message: 'a run with this id already exists', expected: 'a new --run-id, or --resume to continue it' });
+    const runDir = resolveRunDir(flags.resume, outDir);
+    const resumed = solve.readManifest(runDir);
+    const selection = (resumed.config as { selection?: StoredSelection }).selection;
+    if (!selection) throw new ConfigError({ file: path.join(runDir, 'manifest.json'), field: 'config.selection', message: 'this run has no stored selection, so it cannot be resumed' });
+    return { selection, runDir, resumed };
   }
-  // A resumed run loads the domains it was started with.
-  const project = resumed && selection.domains.join() !== flags.domain.join()
-    ? await loadProject(root, selection.domains.length ? { domains: selection.domains } : {})
-    : firstLoad;
+  const selection: StoredSelection = {
+    providers: flags.provider.length ? flags.provider : config.run.providers,
+    surfaces: flags.surface,
+    split: splitOf(flags.split, config.run.split),
+    trials: positiveInteger('--trials', flags.trials) ?? config.run.trials,
+    domains: flags.domain,
+    task: flags.task ?? null,
+    shard: flags.shard ?? null,
+    allow_stale: flags.allowStale ?? false,
+  };
+  if (selection.shard) solve.parseShard(selection.shard);
+  const runDir = path.join(outDir, flags.runId ?? solve.createRunId());
+  if (exists(runDir)) throw new ConfigError({ file: runDir, message: 'a run with this id already exists', expected: 'a new --run-id, or --resume to continue it' });
+  return { selection, runDir, resumed: null };
+}
 
-  // Providers: parsed once, keys checked, nothing called yet.
-  const providers: { spec: string; provider: Provider; synthetic: boolean }[] = [];
-  const writer = flags.record ? createCassetteWriter(path.resolve(flags.record)) : null;
+interface RunProvider {
+  spec: string;
+  provider: Provider;
+  synthetic: boolean;
+}
+
+/** Parse and create every provider (keys checked, nothing called), wrapped for recording if asked. */
+async function createRunProviders(selection: StoredSelection, options: { config: ProjectConfig; root: string; record?: string; allowStale: boolean }): Promise<RunProvider[]> {
+  const { parseProviderSpec, createProviders } = await import('../../../providers/index.ts');
+  const { recordingProvider, createCassetteWriter } = await import('../../../providers/recording.ts');
+  const writer = options.record ? createCassetteWriter(path.resolve(options.record)) : null;
+  const providers: RunProvider[] = [];
   for (const text of selection.providers) {
-    const spec = providersModule.parseProviderSpec(text, config.providers);
-    const made = await providersModule.createProviders(spec, { config, env: process.env, root, allowStale: selection.allow_stale || flags.allowStale });
-    for (const provider of made) {
+    const spec = parseProviderSpec(text, options.config.providers);
+    for (const provider of await createProviders(spec, { config: options.config, env: process.env, root: options.root, allowStale: options.allowStale })) {
       const synthetic = (provider as { synthetic?: boolean }).synthetic === true;
       providers.push({ spec: text, provider: writer ? recordingProvider(provider, writer) : provider, synthetic });
     }
   }
-  const synthetic = providers.some((entry) => entry.synthetic);
-  const settings = { temperature: config.run.temperature, max_tokens: config.run.max_tokens };
-  const plan = solve.planTrials(project.domains, providers.map((entry) => entry.provider), selection);
-  // Replay checks every trial's first turn now: a stale or incomplete cassette stops here, nothing written.
-  solve.preflight(plan, { settings });
+  return providers;
+}
 
+/** Surfaces (with hash and schema cost) and tasks of a plan, as the manifest lists them. */
+async function describePlan(plan: ReturnType<Solve['planTrials']>): Promise<Pick<Manifest, 'surfaces' | 'tasks'>> {
   const { schemaCost } = await import('../../cost/schema-cost.ts');
   const surfaces = new Map<string, Manifest['surfaces'][number]>();
   const tasks = new Map<string, Manifest['tasks'][number]>();
@@ -153,34 +139,62 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     }
     tasks.set(`${planned.domain.name}/${planned.task.id}`, { domain: planned.domain.name, id: planned.task.id, kind: planned.task.kind, split: planned.task.split });
   }
+  return { surfaces: [...surfaces.values()], tasks: [...tasks.values()] };
+}
+
+/** The git commit of the project, if it is a git checkout. */
+async function gitCommit(root: string): Promise<string | null> {
+  const { execFileSync } = await import('node:child_process');
+  try {
+    return execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+async function runAction(flags: RunFlags, setExitCode: (code: number) => void): Promise<void> {
+  const { loadProject } = await import('../../load/index.ts');
+  const solve = await import('../../solve/index.ts');
+  const { scoreTrial } = await import('../../score/index.ts');
+  const { createProgress } = await import('../progress.ts');
+  const { formatSummaryTable } = await import('../summary-table.ts');
+  const { mkdirSync, existsSync, readFileSync } = await import('node:fs');
+
+  // 1. Load and validate everything; any problem is a ConfigError (exit 2) with nothing written.
+  const root = path.resolve(flags.root ?? '.');
+  const concurrency = positiveInteger('--concurrency', flags.concurrency);
+  const firstLoad = await loadProject(root, flags.domain.length ? { domains: flags.domain } : {});
+  const config = firstLoad.config;
+  const { selection, runDir, resumed } = chooseSelection(flags, config, path.resolve(root, flags.out ?? config.run.out), solve, existsSync);
+  // A resumed run loads the domains it was started with.
+  const project = resumed && selection.domains.join() !== flags.domain.join() ? await loadProject(root, selection.domains.length ? { domains: selection.domains } : {}) : firstLoad;
+  const providers = await createRunProviders(selection, { config, root, record: flags.record, allowStale: selection.allow_stale || (flags.allowStale ?? false) });
+  const synthetic = providers.some((entry) => entry.synthetic);
+  const settings = { temperature: config.run.temperature, max_tokens: config.run.max_tokens };
+  const plan = solve.planTrials(project.domains, providers.map((entry) => entry.provider), selection);
+  // Replay checks every trial's first turn now: a stale or incomplete cassette stops here.
+  solve.preflight(plan, { settings });
+  const described = await describePlan(plan);
   if (resumed) {
-    const changed = resumed.surfaces.filter((old) => { const now = surfaces.get(`${old.domain}/${old.id}`); return now && now.hash !== old.hash; });
+    const changed = resumed.surfaces.filter((old) => described.surfaces.some((now) => now.domain === old.domain && now.id === old.id && now.hash !== old.hash));
     if (changed.length > 0) {
       throw new ConfigError({ file: path.join(runDir, 'manifest.json'), message: `surface ${changed.map((surface) => `\`${surface.id}\``).join(', ')} changed since this run started, so resuming would mix two versions`, expected: 'the same surfaces, or a new run' });
     }
   }
 
-  let git: string | null = null;
-  try {
-    git = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || null;
-  } catch {
-    git = null;
-  }
-  const { readFileSync } = await import('node:fs');
-  const version = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  // 2. The manifest, before the first trial.
   const runId = resumed?.run_id ?? path.basename(runDir);
   const manifest: Manifest = resumed ?? {
     v: 1,
     run_id: runId,
     started_at: new Date().toISOString(),
     finished_at: null,
-    git_commit: git,
-    toolmark_version: version,
+    git_commit: await gitCommit(root),
+    toolmark_version: (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version,
     node_version: process.version,
     config: { ...config, selection },
     providers: providers.map((entry) => ({ id: entry.spec, provider: entry.provider.id, model: entry.provider.model, synthetic: entry.synthetic })),
-    surfaces: [...surfaces.values()],
-    tasks: [...tasks.values()],
+    ...described,
     trials: selection.trials,
     shard: selection.shard,
     planned: plan.length,
@@ -188,8 +202,8 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   mkdirSync(runDir, { recursive: true });
   solve.writeManifest(runDir, { ...manifest, finished_at: null });
 
-  // Ctrl-C once: schedule nothing more, let trials in flight finish. Twice: leave now
-  // (trials.jsonl holds only whole lines, plus at most one torn line that resume drops).
+  // 3. The trials. Ctrl-C once: schedule nothing more, let trials in flight finish.
+  // Twice: leave now (trials.jsonl holds whole lines plus at most one torn line, which resume drops).
   const stop = new AbortController();
   const onInterrupt = () => {
     if (stop.signal.aborted) process.exit(130);
@@ -198,12 +212,12 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   };
   process.on('SIGINT', onInterrupt);
   const progress = createProgress(process.stderr);
-  let outcome;
+  let outcome: Awaited<ReturnType<Solve['executeRun']>>;
   try {
     outcome = await solve.executeRun({
       runDir,
       plan,
-      concurrency: concurrencyFlag ?? config.run.concurrency,
+      concurrency: concurrency ?? config.run.concurrency,
       settings,
       stop: stop.signal,
       finish: (record: TrialRecord, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
@@ -215,14 +229,15 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     process.off('SIGINT', onInterrupt);
   }
 
+  // 4. Summary and reports of what finished (all of it, unless interrupted).
   const summary = await finalizeRun(runDir, { runId, config, synthetic });
   if (!outcome.interrupted) solve.writeManifest(runDir, { ...manifest, finished_at: new Date().toISOString() });
   process.stdout.write(`${formatSummaryTable(summary)}\n\n`);
-  const relative = displayPath(runDir);
+  const shown = displayPath(runDir);
   const repaired = outcome.repairedBytes > 0 ? `, dropped a torn last line (${outcome.repairedBytes} bytes)` : '';
-  process.stdout.write(`run ${runId}: ${outcome.ran} trials run, ${outcome.skipped} already done, ${outcome.errored} errored${repaired} → ${relative}/\n`);
+  process.stdout.write(`run ${runId}: ${outcome.ran} trials run, ${outcome.skipped} already done, ${outcome.errored} errored${repaired} → ${shown}/\n`);
   if (outcome.interrupted) {
-    process.stdout.write(`interrupted with ${outcome.planned - outcome.ran - outcome.skipped} trials left; continue with: toolmark run --resume ${relative}\n`);
+    process.stdout.write(`interrupted with ${outcome.planned - outcome.ran - outcome.skipped} trials left; continue with: toolmark run --resume ${shown}\n`);
     setExitCode(130);
   }
 }

@@ -1,0 +1,16 @@
+/**
+ * Child-process entry for the replay figures, so each measurement gets a
+ * fresh heap and its own peak RSS:
+ *   tsx scripts/bench/replay-child.ts replay  ROOT RUN_ID
+ *   tsx scripts/bench/replay-child.ts rescore ROOT RUN_DIR
+ * Prints one JSON line: the timings plus `max_rss_mb` (process.resourceUsage).
+ */
+import { timedReplay, timedRescore } from './replay-run.ts';
+
+const [mode, root, target] = process.argv.slice(2);
+if (!root || !target || (mode !== 'replay' && mode !== 'rescore')) {
+  process.stderr.write('usage: replay-child.ts replay ROOT RUN_ID | rescore ROOT RUN_DIR\n');
+  process.exit(2);
+}
+const timings = mode === 'replay' ? await timedReplay(root, target) : await timedRescore(root, target);
+process.stdout.write(`${JSON.stringify({ ...timings, max_rss_mb: process.resourceUsage().maxRSS / 1024 })}\n`);

@@ -1,0 +1,156 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { finalizeRun } from '../../src/cli/commands/run.ts';
+import { schemaCost } from '../../src/cost/schema-cost.ts';
+import { createAggregator } from '../../src/aggregate/index.ts';
+import { loadProject } from '../../src/load/index.ts';
+import { renderRunReports } from '../../src/report/index.ts';
+import { scoreTrial } from '../../src/score/index.ts';
+import { RUN_FILES, executeRun, planTrials, preflight, readTrials, writeFileAtomic, writeManifest } from '../../src/solve/index.ts';
+import type { Manifest, Task } from '../../src/spec/index.ts';
+import { createProviders, parseProviderSpec } from '../../providers/index.ts';
+
+/**
+ * The replay figures run the same functions as `toolmark run`
+ * (src/cli/commands/run.ts): load → providers → plan → pre-flight →
+ * manifest → `executeRun` scoring each trial with `scoreTrial` →
+ * `finalizeRun` (streamed aggregation, summary.json, reports). Only the
+ * CLI's flag handling, progress bar and summary table are left out, so the
+ * phases can be timed apart.
+ */
+
+export interface ReplayTimings {
+  trials: number;
+  errored: number;
+  /** Load, providers, plan, pre-flight, manifest (ms). */
+  startupMs: number;
+  /** executeRun: replay, registry, scoring, appending trials.jsonl (ms). */
+  trialsMs: number;
+  /** finalizeRun: aggregation → summary.json, then report.md/html/junit (ms). */
+  finalizeMs: number;
+  /** Trials per second after start-up (trials + finalize phases). */
+  throughput: number;
+  /** CPU time (user + system) of the trials and finalize phases, ms: on a shared machine wall time also counts other processes. */
+  cpuMs: { trials: number; finalize: number };
+  runDir: string;
+  trialsBytes: number;
+}
+
+const now = () => performance.now();
+const cpu = () => { const usage = process.cpuUsage(); return (usage.user + usage.system) / 1000; };
+
+/** Replay the bench project at `root` into `root/results/<runId>` and time each phase. */
+export async function timedReplay(root: string, runId: string, hooks: { onTrialDone?: (done: number) => void; onPhase?: (phase: string) => void } = {}): Promise<ReplayTimings> {
+  const started = now();
+  const project = await loadProject(root);
+  const { config } = project;
+  const selection = { providers: config.run.providers, surfaces: [], split: config.run.split, trials: config.run.trials, domains: [], task: null, shard: null, allow_stale: false };
+  const providers = [];
+  for (const text of selection.providers) providers.push(...(await createProviders(parseProviderSpec(text, config.providers), { config, env: {}, root })));
+  const settings = { temperature: config.run.temperature, max_tokens: config.run.max_tokens };
+  const plan = planTrials(project.domains, providers, selection);
+  preflight(plan, { settings });
+  const runDir = path.join(root, config.run.out, runId);
+  mkdirSync(runDir, { recursive: true });
+  const surfaces = new Map<string, Manifest['surfaces'][number]>();
+  const tasks = new Map<string, Manifest['tasks'][number]>();
+  for (const domain of project.domains) {
+    for (const surface of domain.surfaces) {
+      const cost = schemaCost(surface.payload);
+      surfaces.set(surface.id, { domain: domain.name, id: surface.id, hash: surface.hash, schema_tokens: cost.tokens, schema_bytes: cost.bytes });
+    }
+    for (const task of domain.tasks) tasks.set(task.id, { domain: domain.name, id: task.id, kind: task.kind, split: task.split });
+  }
+  const manifest: Manifest = {
+    v: 1,
+    run_id: runId,
+    started_at: new Date().toISOString(),
+    finished_at: null,
+    git_commit: null,
+    toolmark_version: '0.0.0-bench',
+    node_version: process.version,
+    config: { ...config, selection },
+    providers: providers.map((provider) => ({ id: selection.providers[0]!, provider: provider.id, model: provider.model, synthetic: (provider as { synthetic?: boolean }).synthetic === true })),
+    surfaces: [...surfaces.values()],
+    tasks: [...tasks.values()],
+    trials: selection.trials,
+    shard: null,
+    planned: plan.length,
+  };
+  writeManifest(runDir, manifest);
+  const afterStartup = now();
+  const cpuStart = cpu();
+  hooks.onPhase?.('startup');
+  let done = 0;
+
+  const outcome = await executeRun({
+    runDir,
+    plan,
+    concurrency: config.run.concurrency,
+    settings,
+    finish: (record, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
+    onTrialDone: hooks.onTrialDone && (() => hooks.onTrialDone!((done += 1))),
+  });
+  const afterTrials = now();
+  const cpuTrials = cpu();
+  hooks.onPhase?.('trials');
+  await finalizeRun(runDir, { runId, config, synthetic: manifest.providers.some((provider) => provider.synthetic) });
+  writeManifest(runDir, { ...manifest, finished_at: new Date().toISOString() });
+  const finished = now();
+  const cpuFinished = cpu();
+
+  return {
+    trials: outcome.ran,
+    errored: outcome.errored,
+    startupMs: afterStartup - started,
+    trialsMs: afterTrials - afterStartup,
+    finalizeMs: finished - afterTrials,
+    throughput: outcome.ran / ((finished - afterStartup) / 1000),
+    cpuMs: { trials: cpuTrials - cpuStart, finalize: cpuFinished - cpuTrials },
+    runDir,
+    trialsBytes: readFileSync(path.join(runDir, RUN_FILES.trials)).length,
+  };
+}
+
+export interface RescoreTimings {
+  trials: number;
+  /** Loading the project (tasks and actions to grade against), ms. */
+  loadMs: number;
+  /** Stream trials.jsonl → scoreTrial → aggregator → summary.json, ms. */
+  rescoreMs: number;
+  /** renderRunReports (what `toolmark report` does), ms. */
+  reportMs: number;
+  /** Tasks whose re-scored success differs from the recorded one (should be 0). */
+  changed: number;
+}
+
+/**
+ * Re-score an existing run without replaying it: every recorded trial is
+ * graded again against today's tasks, aggregated into a fresh summary.json,
+ * and the reports are re-rendered.
+ */
+export async function timedRescore(root: string, runDir: string): Promise<RescoreTimings> {
+  const started = now();
+  const project = await loadProject(root);
+  const tasks = new Map<string, { task: Task; actions: (typeof project.domains)[number]['domain']['actions'] }>();
+  for (const domain of project.domains) for (const task of domain.tasks) tasks.set(`${domain.name}\n${task.id}`, { task, actions: domain.domain.actions });
+  const afterLoad = now();
+
+  const manifest = JSON.parse(readFileSync(path.join(runDir, RUN_FILES.manifest), 'utf8')) as Manifest;
+  const aggregator = createAggregator({ runId: manifest.run_id, prices: project.config.prices, synthetic: manifest.providers.some((provider) => provider.synthetic) });
+  let trials = 0;
+  let changed = 0;
+  for await (const record of readTrials(path.join(runDir, RUN_FILES.trials))) {
+    const entry = tasks.get(`${record.domain}\n${record.task}`);
+    if (!entry) throw new Error(`bench: no task ${record.domain}/${record.task}`);
+    const rescored = scoreTrial({ ...record, verdicts: [], success: null }, entry.task, entry.actions);
+    if (rescored.success !== record.success) changed += 1;
+    aggregator.add(rescored);
+    trials += 1;
+  }
+  writeFileAtomic(path.join(runDir, RUN_FILES.summary), `${JSON.stringify(aggregator.finish(), null, 2)}\n`);
+  const afterRescore = now();
+  await renderRunReports(runDir, { gate: project.config.gate });
+  const finished = now();
+  return { trials, loadMs: afterLoad - started, rescoreMs: afterRescore - afterLoad, reportMs: finished - afterRescore, changed };
+}

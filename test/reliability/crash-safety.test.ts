@@ -1,0 +1,223 @@
+/**
+ * Issue 9 item 1 — crash safety. A replay run killed with SIGKILL at random
+ * points (by time, and right after the N-th trial line lands) never leaves a
+ * trials.jsonl that cannot be read, a torn last line is detected and
+ * dropped, and resuming ends with exactly the trials (and summary) of an
+ * uninterrupted run. SIGINT lets in-flight trials finish, writes the summary
+ * of what finished and says how to resume.
+ */
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCassetteWriter, recordingProvider } from '../../providers/recording.ts';
+import { ScriptedProvider, callTurn, textTurn } from '../../providers/scripted.ts';
+import type { ScriptFunction } from '../../providers/scripted.ts';
+import { loadProject } from '../../src/load/index.ts';
+import { RUN_FILES, executeRun, planTrials } from '../../src/solve/index.ts';
+import { TrialRecord } from '../../src/spec/index.ts';
+import { startFakeServer, type FakeServer } from '../providers/fake-server.ts';
+import { REPO_ROOT, completeLines, runCli } from './cli.ts';
+
+const PROJECT = path.join(REPO_ROOT, 'test/fixtures/project-basic');
+const TRIALS = 12;
+const KILLS = 20;
+const work = mkdtempSync(path.join(tmpdir(), 'toolmark-reliability-crash-'));
+const cassette = path.join(work, 'cassette.jsonl');
+const out = path.join(work, 'results');
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/**
+ * A deterministic fake model for the cassette: per trial it makes 0–2 tool
+ * calls (first tool on the surface, then the second), then answers. Usage
+ * and latency vary by trial so scored content differs between trials.
+ */
+const script: ScriptFunction = (request, key) => {
+  const { trial, turn } = key!;
+  const calls = trial % 3;
+  if (turn >= calls) return { ...textTurn(`N-1 says first (trial ${trial})`), usage: { input_tokens: 100 + trial, output_tokens: 7 }, latency_ms: 10 + trial };
+  const tool = request.tools[turn % request.tools.length]!;
+  const args = tool.name.endsWith('operation') ? { operation: 'get', payload: { note_id: 'N-1' } } : { note_id: 'N-1' };
+  return { ...callTurn(tool.name, args, `c${turn}`), usage: { input_tokens: 90, output_tokens: 12 }, latency_ms: 20 + turn };
+};
+
+const base = ['run', '--root', PROJECT, '--provider', `replay:${cassette}`, '--trials', String(TRIALS), '--concurrency', '4', '--out', out];
+
+/** Parse a trials.jsonl strictly: every newline-terminated line must be a valid record; returns them and the torn tail. */
+function readStrict(file: string): { records: TrialRecord[]; torn: string } {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const parts = text.split('\n');
+  const torn = parts.pop()!;
+  const records = parts.map((line, index) => {
+    const parsed = TrialRecord.safeParse(JSON.parse(line));
+    if (!parsed.success) throw new Error(`${file}:${index + 1}: not a trial record: ${parsed.error.message}`);
+    return parsed.data;
+  });
+  return { records, torn };
+}
+
+/** Records keyed by identity, without wall-clock fields (start time, tool latency). */
+function comparable(records: TrialRecord[]): Record<string, unknown> {
+  const entries = records.map((record) => {
+    const { started_at: _started, ...rest } = record;
+    return [JSON.stringify([record.provider, record.model, record.domain, record.surface, record.task, record.trial]), { ...rest, calls: rest.calls.map((call) => ({ ...call, latency_ms: 0 })) }] as const;
+  });
+  const keys = entries.map(([key]) => key);
+  expect(new Set(keys).size, 'a trial appears twice').toBe(keys.length);
+  return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function summaryWithoutId(runDir: string): unknown {
+  const { run_id: _id, ...rest } = JSON.parse(readFileSync(path.join(runDir, RUN_FILES.summary), 'utf8'));
+  return rest;
+}
+
+beforeAll(async () => {
+  // Record a real cassette (real request hashes) through the real loop.
+  const project = await loadProject(PROJECT);
+  const provider = recordingProvider(new ScriptedProvider(script, { id: 'synthetic', model: 'crash-model' }), createCassetteWriter(cassette));
+  const recordDir = path.join(work, 'record');
+  mkdirSync(recordDir);
+  await executeRun({ runDir: recordDir, plan: planTrials(project.domains, [provider], { split: 'all', trials: TRIALS }), concurrency: 4 });
+});
+
+describe('crash safety (SIGKILL)', () => {
+  it(`${KILLS} SIGKILLs at random points, then --resume: readable every time, exactly the trials of an uninterrupted run`, async () => {
+    const whole = await runCli([...base, '--run-id', 'reference']);
+    expect(whole.stderr).toBe('');
+    expect(whole.code).toBe(0);
+    const reference = readStrict(path.join(out, 'reference', RUN_FILES.trials));
+    expect(reference.torn).toBe('');
+    const planned = JSON.parse(readFileSync(path.join(out, 'reference', RUN_FILES.manifest), 'utf8')).planned as number;
+    expect(reference.records).toHaveLength(planned);
+
+    // Seeded LCG: the "random" kill points are the same on every run of the test.
+    let seed = 9;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    let runNumber = 1;
+    const runDir = () => path.join(out, `crashed-${runNumber}`);
+    const trialsFile = () => path.join(runDir(), RUN_FILES.trials);
+    let killed = 0;
+    let killedMidRun = 0;
+    let tornInjected = 0;
+    let restartsBeforeManifest = 0;
+    let completedRuns = 0;
+    for (let attempt = 0; killed < KILLS && attempt < KILLS * 3; attempt += 1) {
+      const started = existsSync(path.join(runDir(), RUN_FILES.manifest));
+      if (!started && existsSync(runDir())) {
+        // Killed between mkdir and the (atomic) manifest write: nothing ran; the only way on is a fresh start.
+        restartsBeforeManifest += 1;
+        rmSync(runDir(), { recursive: true, force: true });
+      }
+      const args = started ? ['run', '--root', PROJECT, '--out', out, '--resume', `crashed-${runNumber}`] : [...base, '--run-id', `crashed-${runNumber}`];
+      const before = completeLines(trialsFile());
+      const byLines = attempt % 2 === 1;
+      const target = before + 1 + Math.floor(random() * 30);
+      const delay = 250 + Math.floor(random() * 1200);
+      const file = trialsFile();
+      const result = await runCli(args, {
+        onSpawn: (child) => {
+          if (!byLines) {
+            const timer = setTimeout(() => child.kill('SIGKILL'), delay);
+            child.on('close', () => clearTimeout(timer));
+            return;
+          }
+          // Kill right after the target-th line is on disk: mid-run, with trials in flight.
+          const poll = setInterval(() => {
+            if (completeLines(file) >= target) child.kill('SIGKILL');
+          }, 2);
+          child.on('close', () => clearInterval(poll));
+        },
+      });
+      const after = readStrict(file);
+      comparable(after.records);
+      if (result.signal !== 'SIGKILL') {
+        // The run got to the end before the kill: it must equal the uninterrupted one. Then crash a new run.
+        expect(result.code, result.stderr).toBe(0);
+        expect(comparable(after.records)).toEqual(comparable(reference.records));
+        completedRuns += 1;
+        runNumber += 1;
+        continue;
+      }
+      killed += 1;
+      if (after.records.length > before && after.records.length < planned) killedMidRun += 1;
+      // Power loss mid-write: leave part of a line at the end; the next resume must drop it.
+      if (killed % 4 === 0 && after.records.length > 0 && after.torn === '') {
+        const line = JSON.stringify(after.records.at(-1));
+        appendFileSync(file, line.slice(0, Math.max(1, Math.floor(line.length * random()))));
+        tornInjected += 1;
+      }
+    }
+    expect(killed).toBe(KILLS);
+    expect(killedMidRun).toBeGreaterThanOrEqual(5);
+    expect(tornInjected).toBeGreaterThanOrEqual(2);
+
+    // One more torn tail, then the uninterrupted resume: it says it dropped exactly those bytes.
+    if (!existsSync(path.join(runDir(), RUN_FILES.manifest))) {
+      rmSync(runDir(), { recursive: true, force: true });
+      const killedEarly = await runCli([...base, '--run-id', `crashed-${runNumber}`], { onSpawn: (child) => { const poll = setInterval(() => completeLines(trialsFile()) >= 3 && child.kill('SIGKILL'), 2); child.on('close', () => clearInterval(poll)); } });
+      expect(killedEarly.signal).toBe('SIGKILL');
+    }
+    const fragment = '{"v":1,"provider":"replay","model":"crash-mo';
+    const tail = readStrict(trialsFile()).torn;
+    appendFileSync(trialsFile(), fragment);
+    const last = await runCli(['run', '--root', PROJECT, '--out', out, '--resume', `crashed-${runNumber}`]);
+    expect(last.code, last.stderr).toBe(0);
+    expect(last.stdout).toContain(`dropped a torn last line (${Buffer.byteLength(tail + fragment)} bytes)`);
+    const final = readStrict(trialsFile());
+    expect(final.torn).toBe('');
+    expect(comparable(final.records)).toEqual(comparable(reference.records));
+    expect(summaryWithoutId(runDir())).toEqual(summaryWithoutId(path.join(out, 'reference')));
+    expect(JSON.parse(readFileSync(path.join(runDir(), RUN_FILES.manifest), 'utf8')).finished_at).not.toBeNull();
+    // Reported for docs/reliability.md when run with --reporter verbose.
+    console.info(`crash safety: ${killed} kills (${killedMidRun} mid-run), ${tornInjected + 1} torn tails, ${restartsBeforeManifest} restarts before the manifest, ${completedRuns + 1} crashed runs completed`);
+  }, 120_000);
+});
+
+describe('crash safety (SIGINT)', () => {
+  let server: FakeServer;
+  afterAll(async () => server?.close());
+
+  it('finishes the trials in flight, writes the summary of what finished, says how to resume', async () => {
+    // Every request takes 300 ms, so several trials are in flight when Ctrl-C comes.
+    server = await startFakeServer(() => ({
+      delayMs: 300,
+      body: { id: 'x', object: 'chat.completion', created: 0, model: 'slow', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Nothing to do.' } }], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } },
+    }));
+    const args = ['run', '--root', PROJECT, '--provider', `openai-compatible:slow@${server.url}/v1`, '--surface', 'typed', '--trials', '3', '--concurrency', '3', '--out', out];
+    const runDir = path.join(out, 'sigint');
+    let atInterrupt = -1;
+    const first = await runCli([...args, '--run-id', 'sigint'], {
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (server.requests.length >= 4 && atInterrupt === -1) {
+            atInterrupt = server.requests.length;
+            child.kill('SIGINT');
+          }
+        }, 5);
+        child.on('close', () => clearInterval(poll));
+      },
+    });
+    expect(first.code).toBe(130);
+    expect(first.stderr).toContain('interrupted: finishing the trials in flight');
+    expect(first.stdout).toContain(`toolmark run --resume`);
+    const { records, torn } = readStrict(path.join(runDir, RUN_FILES.trials));
+    expect(torn).toBe('');
+    const planned = JSON.parse(readFileSync(path.join(runDir, RUN_FILES.manifest), 'utf8')).planned as number;
+    // One request per trial (the model answers at once): every trial that had started was finished and written,
+    // none was cut off as errored, and no new one started after Ctrl-C.
+    expect(records.length).toBeGreaterThanOrEqual(atInterrupt);
+    expect(records.length).toBe(server.requests.length);
+    expect(records.length).toBeLessThan(planned);
+    expect(records.every((record) => record.status === 'completed' && record.stop_reason === 'answered')).toBe(true);
+    const summary = JSON.parse(readFileSync(path.join(runDir, RUN_FILES.summary), 'utf8'));
+    const all = summary.groups.find((group: { kind: string; split: string }) => group.kind === 'all' && group.split === 'all');
+    expect(all.trials).toBe(records.length);
+    expect(first.stdout).toContain(`interrupted with ${planned - records.length} trials left`);
+
+    const resumed = await runCli(['run', '--root', PROJECT, '--out', out, '--resume', 'sigint']);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain(`${records.length} already done`);
+    expect(readStrict(path.join(runDir, RUN_FILES.trials)).records).toHaveLength(planned);
+  }, 30_000);
+});
