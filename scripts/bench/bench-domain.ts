@@ -124,13 +124,13 @@ const actions: ActionSpec[] = [
   { id: 'note.record', description: 'Add a note to an item.', effect: 'write', permission: 'item:write', approval: 'required', idempotency_key: 'change_id', preview: 'note.preview' },
 ];
 
-/** Fresh backend for one trial (items are copied so a trial cannot change another's). */
+// Items never change (only notes are written), so trials share frozen item objects.
+const LIVE: readonly [string, Item][] = liveItems().map((item) => [item.id, Object.freeze(item)]);
+const ARCHIVE: readonly [string, Item][] = archivedItems().map((item) => [item.id, Object.freeze(item)]);
+
+/** Fresh backend for one trial: its own maps and notes. */
 function createBenchState(): BenchState {
-  return {
-    items: new Map(liveItems().map((item) => [item.id, item])),
-    archive: new Map(archivedItems().map((item) => [item.id, item])),
-    notes: [],
-  };
+  return { items: new Map(LIVE), archive: new Map(ARCHIVE), notes: [] };
 }
 
 /** The bench domain (name `bench`). */

@@ -3,9 +3,11 @@ import { createRegistry } from '../registry/index.ts';
 import type { Registry } from '../registry/index.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
 import type { SchemaCost } from '../cost/schema-cost.ts';
+import { canonicalJson } from '../spec/index.ts';
 import type { ModelSettings, TrialRecord } from '../spec/index.ts';
 import type { PlannedTrial } from './plan.ts';
 import { RUN_FILES, TrialAppender, finishedIdentities, repairTrials } from './run-folder.ts';
+import { buildRequest } from './request.ts';
 import { runTrial } from './trial.ts';
 
 export interface ExecuteRunOptions {
@@ -54,6 +56,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   // Registries and schema costs hold no trial state, so one per domain / surface is shared.
   const registries = new Map<string, Registry<unknown>>();
   const costs = new Map<string, SchemaCost>();
+  const toolsJsons = new Map<string, string>();
   const appender = new TrialAppender(file);
   let ran = 0;
   let errored = 0;
@@ -66,6 +69,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     const costKey = `${planned.domain.name}\n${planned.surface.id}\n${planned.surface.hash}`;
     let cost = costs.get(costKey);
     if (!cost) costs.set(costKey, (cost = schemaCost(planned.surface.payload)));
+    let toolsJson = toolsJsons.get(costKey);
+    if (toolsJson === undefined) toolsJsons.set(costKey, (toolsJson = canonicalJson(buildRequest({ model: planned.provider.model, surface: planned.surface, messages: [] }).tools)));
     const raw = await runTrial({
       provider: planned.provider,
       domain: planned.domain.domain,
@@ -75,6 +80,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
       registry,
       settings: options.settings,
       schemaCost: cost,
+      toolsJson,
       signal: options.signal,
     });
     const record = options.finish ? options.finish(raw, planned) : raw;

@@ -3,7 +3,7 @@ import type { Registry } from '../registry/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
 import type { SchemaCost } from '../cost/schema-cost.ts';
-import { ProviderError, TrialRecord, requestHash, toolError } from '../spec/index.ts';
+import { ProviderError, TrialRecord, canonicalJson, requestHashWithTools, toolError } from '../spec/index.ts';
 import type { CallRecord, Json, ModelMessage, ModelSettings, ModelTurn, Provider, RequestSummary, ResolvedSurface, SideEffect, Task, ToolCallProposal, ToolResult } from '../spec/index.ts';
 import { ApprovalLedger } from './approvals.ts';
 import { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
@@ -24,6 +24,8 @@ export interface TrialInput {
   settings?: ModelSettings;
   /** Precomputed cost of the surface payload (the runner caches it per surface). */
   schemaCost?: SchemaCost;
+  /** canonicalJson of the tools a request on this surface carries (the runner caches it per surface; hashing it is most of a request hash). */
+  toolsJson?: string;
   signal?: AbortSignal;
   /** Clock for `started_at` (tests pin it). */
   now?: () => Date;
@@ -54,13 +56,15 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
   const messages: ModelMessage[] = initialMessages(task);
   const requests: RequestSummary[] = [];
   const turns: ModelTurn[] = [];
+  let toolsJson = input.toolsJson;
   let stopReason: TrialRecord['stop_reason'] = 'max_turns';
   let error: TrialRecord['error'] = null;
 
   turnLoop: for (let turn = 0; turn < task.limits.max_turns; turn += 1) {
     const request = buildRequest({ model: provider.model, surface, messages, settings: input.settings });
     // Hashed once here; replay gets the hash instead of hashing the request again.
-    const hash = requestHash(request);
+    toolsJson ??= canonicalJson(request.tools);
+    const hash = requestHashWithTools(request, toolsJson);
     requests.push({ turn, messages: request.messages.length, tools: request.tools.length, request_hash: hash });
     let answer: ModelTurn;
     try {

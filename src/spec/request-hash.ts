@@ -12,13 +12,30 @@ export function sha256(value: unknown): string {
  * exact tools payload. Replay compares it to refuse stale cassettes.
  */
 export function requestHash(request: ModelRequest): string {
-  return sha256({
-    model: request.model,
-    system: request.system,
-    messages: request.messages,
-    tools: request.tools,
-    tool_choice: request.tool_choice,
-  });
+  return requestHashWithTools(request, canonicalJson(request.tools));
+}
+
+/**
+ * `requestHash(request)`, given `toolsJson = canonicalJson(request.tools)`.
+ * The tools payload is most of a request and the same on every turn of a
+ * surface, so the runner makes its canonical JSON once per surface instead
+ * of once per turn. The text hashed is exactly canonicalJson of the fields
+ * requestHash covers (keys sorted, undefined fields left out).
+ */
+export function requestHashWithTools(request: ModelRequest, toolsJson: string): string {
+  const fields: [string, unknown][] = [
+    ['messages', request.messages],
+    ['model', request.model],
+    ['system', request.system],
+    ['tool_choice', request.tool_choice],
+    ['tools', request.tools],
+  ];
+  let text = '';
+  for (const [key, value] of fields) {
+    if (value === undefined) continue;
+    text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${key === 'tools' ? toolsJson : canonicalJson(value)}`;
+  }
+  return sha256(`${text === '' ? '{' : text}}`);
 }
 
 /** Hashes of the two halves of a request, to tell a changed surface from a changed task. */

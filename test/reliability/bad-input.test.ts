@@ -9,7 +9,8 @@ import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../src/cli/main.ts';
 import { FIXTURES, materialize } from '../load/materialize.ts';
 import { listFiles, runCli, type CliResult } from './cli.ts';
 
@@ -151,23 +152,51 @@ function expectOneClearMessage(result: CliResult, out: string, at: string, messa
   expect(existsSync(out)).toBe(false);
 }
 
+/**
+ * The CLI's entry point in this process, stdout and stderr captured: the
+ * same code path as `node bin/toolmark.js` minus the Node start-up, so 80
+ * rows fit the time budget. A few rows also run as a real child process
+ * below, to prove the process-level exit code and stderr.
+ */
+async function runInProcess(args: string[]): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
+  try {
+    const code = await main(args);
+    return { code, signal: null, stdout, stderr };
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+}
+
+async function runRow(overlay: string | null, name: string, args: string[], spawn = false): Promise<{ result: CliResult; out: string }> {
+  const root = await project(overlay, name);
+  const out = await freshOut();
+  const argv = ['run', '--root', root, ...args, '--out', out];
+  return { result: spawn ? await runCli(argv) : await runInProcess(argv), out };
+}
+
 describe('bad input corpus (toolmark run)', () => {
   it('has a row for every fixture folder (and a folder for every row), at least 40 files', () => {
     expect(ROWS.map((row) => row.name).sort()).toEqual(readdirSync(CORPUS).sort());
     expect(listFiles(CORPUS).length).toBeGreaterThanOrEqual(40);
   });
 
-  it.concurrent.each(ROWS)('$name → $at', async ({ name, at, message, args }) => {
-    const root = await project(path.join(CORPUS, name), name);
-    const out = await freshOut();
-    const result = await runCli(['run', '--root', root, ...(args ?? ['--provider', 'scripted']), '--out', out]);
+  it.each(ROWS)('$name → $at', async ({ name, at, message, args }) => {
+    const { result, out } = await runRow(path.join(CORPUS, name), name, args ?? ['--provider', 'scripted']);
     expectOneClearMessage(result, out, at, message);
   });
 
-  it.concurrent.each(FLAGS)('flag $args.0 $args.1 → $at', async ({ args, at, message }) => {
-    const root = await project(null, 'flags');
-    const out = await freshOut();
-    const result = await runCli(['run', '--root', root, '--provider', 'scripted', ...args, '--out', out]);
+  it.each(FLAGS)('flag $args.0 $args.1 → $at', async ({ args, at, message }) => {
+    const { result, out } = await runRow(null, 'flags', ['--provider', 'scripted', ...args]);
+    expectOneClearMessage(result, out, at, message);
+  });
+
+  it.concurrent.each([ROWS[0]!, ROWS.find((row) => row.name === 'cassette-stale-hash')!, ROWS.find((row) => row.name === 'config-preset-key-in-file')!])('as a real process: $name → exit 2, one line on stderr', async ({ name, at, message, args }) => {
+    const { result, out } = await runRow(path.join(CORPUS, name), `spawn-${name}`, args ?? ['--provider', 'scripted'], true);
     expectOneClearMessage(result, out, at, message);
   });
 
@@ -192,7 +221,7 @@ describe('bad input corpus (toolmark run)', () => {
     }
     writeFileSync(path.join(root, 'suites/notes/tasks/huge.yaml'), chunks.join(''));
     const out = await freshOut();
-    const result = await runCli(['run', '--root', root, '--provider', 'scripted', '--out', out]);
+    const result = await runInProcess(['run', '--root', root, '--provider', 'scripted', '--out', out]);
     expectOneClearMessage(result, out, 'suites/notes/tasks/huge.yaml', 'larger than the 5 MB limit');
   });
 
@@ -205,7 +234,7 @@ describe('bad input corpus (toolmark run)', () => {
     mkdirSync(path.join(root, 'cassettes'));
     writeFileSync(path.join(root, 'cassettes/c.jsonl'), `${lines.join('\n')}\n`);
     const out = await freshOut();
-    const result = await runCli(['run', '--root', root, ...REPLAY, '--out', out]);
+    const result = await runInProcess(['run', '--root', root, ...REPLAY, '--out', out]);
     expectOneClearMessage(result, out, 'cassettes/c.jsonl:31338', 'invalid JSON');
   });
 
@@ -215,7 +244,7 @@ describe('bad input corpus (toolmark run)', () => {
     mkdirSync(path.join(root, 'cassettes'));
     writeFileSync(path.join(root, 'cassettes/c.jsonl'), 'not json\n'.repeat(20_000));
     const out = await freshOut();
-    const result = await runCli(['run', '--root', root, ...REPLAY, '--out', out]);
+    const result = await runInProcess(['run', '--root', root, ...REPLAY, '--out', out]);
     expect(result.code).toBe(2);
     const lines = result.stderr.trimEnd().split('\n');
     expect(lines[0]).toContain('cassettes/c.jsonl:1: invalid JSON');

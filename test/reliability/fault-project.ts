@@ -31,7 +31,8 @@ export function completion(content: string | null, calls: { name: string; argume
 export function faultOf(request: RecordedRequest): { fault: string; turn: number } {
   const messages = (request.body?.messages ?? []) as { role: string; content?: unknown }[];
   const user = messages.find((message) => message.role === 'user');
-  const fault = /fault:([a-z0-9-]+)/.exec(String(user?.content ?? ''))?.[1] ?? 'none';
+  // OpenAI sends the text as a string, Anthropic as content blocks.
+  const fault = /fault:([a-z0-9-]+)/.exec(JSON.stringify(user?.content ?? ''))?.[1] ?? 'none';
   return { fault, turn: messages.filter((message) => message.role === 'assistant').length };
 }
 

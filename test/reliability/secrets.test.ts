@@ -101,7 +101,6 @@ describe('secrets', () => {
     const records = readFileSync(path.join(out, 'results', 'secrets', RUN_FILES.trials), 'utf8').trimEnd().split('\n').map((line) => TrialRecord.parse(JSON.parse(line)));
     const errored = records.filter((record) => record.status === 'errored');
     // Four echoing faults × two providers.
-    console.log(JSON.stringify(records.map((r) => [r.provider, r.task, r.status, r.error?.message])));
     expect(errored).toHaveLength(8);
     for (const record of errored) {
       expect(record.error!.message).toContain('[redacted]');

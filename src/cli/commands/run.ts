@@ -110,10 +110,41 @@ interface RunProvider {
   synthetic: boolean;
 }
 
+/**
+ * `--record FILE` must be writable before anything runs (a bad path would
+ * otherwise error every trial), yet nothing is created until the first
+ * turn: check the file, or the nearest folder above it that exists.
+ */
+async function checkRecordPath(file: string): Promise<void> {
+  const { accessSync, constants, statSync } = await import('node:fs');
+  const refuse = (why: string) => new ConfigError({ file: '--record', field: file, message: `cannot write the cassette: ${why}`, expected: 'a file path in a writable folder' });
+  let target = file;
+  for (;;) {
+    let stats;
+    try {
+      stats = statSync(target);
+    } catch {
+      const parent = path.dirname(target);
+      if (parent === target) throw refuse('no folder above it exists');
+      target = parent;
+      continue;
+    }
+    if (target === file && stats.isDirectory()) throw refuse('it is a folder');
+    if (target !== file && !stats.isDirectory()) throw refuse(`${target} is not a folder`);
+    try {
+      accessSync(target, constants.W_OK);
+    } catch {
+      throw refuse(`${target} is not writable`);
+    }
+    return;
+  }
+}
+
 /** Parse and create every provider (keys checked, nothing called), wrapped for recording if asked. */
 async function createRunProviders(selection: StoredSelection, options: { config: ProjectConfig; root: string; record?: string; allowStale: boolean }): Promise<RunProvider[]> {
   const { parseProviderSpec, createProviders } = await import('../../../providers/index.ts');
   const { recordingProvider, createCassetteWriter } = await import('../../../providers/recording.ts');
+  if (options.record) await checkRecordPath(path.resolve(options.record));
   const writer = options.record ? createCassetteWriter(path.resolve(options.record)) : null;
   const providers: RunProvider[] = [];
   for (const text of selection.providers) {
