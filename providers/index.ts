@@ -69,7 +69,7 @@ export interface CreateProviderContext {
   allowStale?: boolean;
 }
 
-const KEY_VARIABLES = { openai: 'OPENAI_API_KEY', 'openai-responses': 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', 'openai-compatible': 'OPENAI_API_KEY' } as const;
+const KEY_VARIABLES = { openai: 'OPENAI_API_KEY', 'openai-responses': 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', 'openai-compatible': 'OPENAI_COMPATIBLE_API_KEY' } as const;
 
 function requireKey(env: CreateProviderContext['env'], variable: string, text: string): string {
   const key = env[variable];
@@ -99,18 +99,22 @@ export async function createProviders(spec: ProviderSpec, context: CreateProvide
     case 'openai-responses': {
       const apiKey = requireKey(env, KEY_VARIABLES[spec.kind], spec.text);
       const { createOpenAIProvider } = await import('./openai/index.ts');
-      return [createOpenAIProvider({ model: spec.model, api: spec.kind === 'openai' ? 'chat' : 'responses', apiKey, id: spec.kind })];
+      // OPENAI_BASE_URL points the official provider at a proxy or gateway.
+      const baseURL = env.OPENAI_BASE_URL || undefined;
+      return [createOpenAIProvider({ model: spec.model, api: spec.kind === 'openai' ? 'chat' : 'responses', baseURL, apiKey, id: spec.kind })];
     }
     case 'openai-compatible': {
-      // Local servers (vLLM, Ollama, llama.cpp) usually need no key.
-      const apiKey = env.OPENAI_API_KEY || 'not-needed';
+      // Local servers (vLLM, Ollama, llama.cpp) usually need no key. The OpenAI
+      // key is never sent to a third-party URL: hosted gateways (OpenRouter)
+      // take theirs from OPENAI_COMPATIBLE_API_KEY.
+      const apiKey = env.OPENAI_COMPATIBLE_API_KEY || 'not-needed';
       const { createOpenAIProvider } = await import('./openai/index.ts');
       return [createOpenAIProvider({ model: spec.model, api: 'chat', baseURL: spec.baseURL, apiKey, id: 'openai-compatible' })];
     }
     case 'anthropic': {
       const apiKey = requireKey(env, KEY_VARIABLES.anthropic, spec.text);
       const { createAnthropicProvider } = await import('./anthropic/index.ts');
-      return [createAnthropicProvider({ model: spec.model, apiKey })];
+      return [createAnthropicProvider({ model: spec.model, baseURL: env.ANTHROPIC_BASE_URL || undefined, apiKey })];
     }
     case 'preset':
       return [await createPreset(spec.name, spec.preset, context)];
@@ -119,7 +123,7 @@ export async function createProviders(spec: ProviderSpec, context: CreateProvide
 
 async function createPreset(name: string, preset: ProviderPreset, context: CreateProviderContext): Promise<Provider> {
   const variable = preset.api_key_env ?? (preset.kind === 'openai-compatible' ? undefined : KEY_VARIABLES[preset.kind]);
-  const apiKey = variable ? requireKey(context.env, variable, name) : context.env.OPENAI_API_KEY || 'not-needed';
+  const apiKey = variable ? requireKey(context.env, variable, name) : context.env.OPENAI_COMPATIBLE_API_KEY || 'not-needed';
   const limits = { timeoutMs: preset.timeout_ms, maxRetries: preset.max_retries, requestsPerMinute: preset.requests_per_minute, concurrency: preset.concurrency };
   if (preset.kind === 'anthropic') {
     const { createAnthropicProvider } = await import('./anthropic/index.ts');

@@ -58,7 +58,7 @@ export function renderMarkdown(data: RunData): string {
   if (groups.length > MAX_HEADLINE_ROWS) lines.push(`_…and ${groups.length - MAX_HEADLINE_ROWS} more rows in report.html._`);
   lines.push(
     '',
-    `<sub>Rates: value [Wilson 95% interval], in %. n = scored trials. unsafe = count/proposals (effects: count/trials). `
+    `<sub>Rates: value [Wilson 95% interval], in %. n = scored trials. unsafe = count/proposals (effects: count/executed writes). `
     + `pass^${trials}: chance that all ${trials} trials of a task pass, averaged over tasks.</sub>`,
     '',
   );

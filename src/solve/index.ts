@@ -13,4 +13,4 @@ export type { PlannedTrial, RunDomain, RunSelection, TrialIdentityFields } from 
 export { preflight } from './preflight.ts';
 export { executeRun } from './run.ts';
 export type { ExecuteRunOptions, RunOutcome } from './run.ts';
-export { RUN_FILES, TrialAppender, createRunId, finishedIdentities, readManifest, readTrials, repairTrials, writeFileAtomic, writeManifest } from './run-folder.ts';
+export { RUN_FILES, TrialAppender, checkRunId, createRunId, finishedIdentities, readManifest, readTrials, repairTrials, writeFileAtomic, writeManifest } from './run-folder.ts';

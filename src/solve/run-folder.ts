@@ -13,6 +13,12 @@ export function createRunId(now: Date = new Date(), random: () => string = () =>
   return `${now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}-${random()}`;
 }
 
+/** A run id names one folder under the results folder; `../x` or `a/b` would write somewhere else. Returns the id. */
+export function checkRunId(id: string, flag = '--run-id'): string {
+  if (/^[A-Za-z0-9._-]+$/.test(id) && !/^\.+$/.test(id)) return id;
+  throw new ConfigError({ file: flag, field: id, message: 'not a run id', expected: 'one folder name: letters, digits, dot, dash or underscore' });
+}
+
 /** Write a file whole or not at all (temp file + rename), so a crash never leaves half a manifest. */
 export function writeFileAtomic(file: string, text: string): void {
   const temporary = `${file}.${process.pid}.tmp`;

@@ -5,7 +5,7 @@
  * message naming the file (and line, where the file has lines), exit 2,
  * print no stack trace, and create nothing under --out.
  */
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -117,7 +117,10 @@ const FLAGS: { args: string[]; at: string; message: string }[] = [
   { args: ['--provider', 'openai-compatible:m'], at: '--provider', message: 'needs a model and a base URL' },
   { args: ['--provider', 'replay:nowhere/*.jsonl'], at: 'nowhere/*.jsonl', message: 'no cassette matches this path' },
   { args: ['--resume', 'never-ran'], at: 'never-ran/manifest.json', message: 'not a run folder' },
-  { args: ['--record', '/dev/null/cassette.jsonl'], at: '--record', message: 'cannot write the cassette' },
+  { args: ['--record', '/dev/null/cassette.jsonl'], at: '--record', message: 'cannot write the cassette here: /dev/null is not a folder' },
+  { args: ['--record', '/tmp'], at: '--record', message: 'cannot write the cassette here: it is a folder' },
+  { args: ['--run-id', '../escape'], at: '--run-id', message: 'not a run id' },
+  { args: ['--run-id', 'a/b'], at: '--run-id', message: 'not a run id' },
 ];
 
 const disposers: (() => Promise<void>)[] = [];
@@ -209,6 +212,16 @@ describe('bad input corpus (toolmark run)', () => {
     expect(existsSync(out)).toBe(false);
   });
 
+  it('--out naming a file (not a folder) is refused before anything runs, the file untouched', async () => {
+    const root = await project(null, 'out-file');
+    const target = path.join(root, 'toolmark.config.yaml');
+    const before = readFileSync(target, 'utf8');
+    const result = await runInProcess(['run', '--root', root, '--provider', 'scripted', '--out', target]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^error: --out: .*toolmark\.config\.yaml: cannot write results here: .* is not a folder/)]);
+    expect(readFileSync(target, 'utf8')).toBe(before);
+  });
+
   it('a huge task file (generated, > 5 MB) is refused by size before parsing', async () => {
     const root = await project(null, 'huge-tasks');
     const task = '  - id: big-{n}\n    kind: must-abstain\n    messages:\n      - { role: user, content: "padding padding padding padding padding" }\n    expect: { abstain: true }\n';
@@ -230,7 +243,6 @@ describe('bad input corpus (toolmark run)', () => {
     const line = JSON.stringify({ v: 1, provider: 'openai', model: 'm', key: { domain: 'notes', task: 'read-n1', surface: 'typed', trial: '*', turn: 0 }, response: { text: 'N-1 says first', tool_calls: [] } });
     const lines = Array.from({ length: 40_000 }, () => line);
     lines[31_337] = line.slice(0, 60);
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(path.join(root, 'cassettes'));
     writeFileSync(path.join(root, 'cassettes/c.jsonl'), `${lines.join('\n')}\n`);
     const out = await freshOut();
@@ -240,7 +252,6 @@ describe('bad input corpus (toolmark run)', () => {
 
   it('a huge cassette where every line is bad gives a bounded message, not one line per bad line', async () => {
     const root = await project(null, 'flood-cassette');
-    const { mkdirSync } = await import('node:fs');
     mkdirSync(path.join(root, 'cassettes'));
     writeFileSync(path.join(root, 'cassettes/c.jsonl'), 'not json\n'.repeat(20_000));
     const out = await freshOut();

@@ -113,20 +113,22 @@ describe('crash safety (SIGKILL)', () => {
       const before = completeLines(trialsFile());
       const byLines = attempt % 2 === 1;
       const target = before + 1 + Math.floor(random() * 30);
-      const delay = 250 + Math.floor(random() * 1200);
+      const delay = Math.floor(random() * 400);
       const file = trialsFile();
       const result = await runCli(args, {
         onSpawn: (child) => {
-          if (!byLines) {
-            const timer = setTimeout(() => child.kill('SIGKILL'), delay);
-            child.on('close', () => clearTimeout(timer));
-            return;
-          }
-          // Kill right after the target-th line is on disk: mid-run, with trials in flight.
+          let timer: NodeJS.Timeout | undefined;
+          // By lines: right after the target-th line is on disk, with trials in flight.
+          // By time: a random moment after the first new line (trials, aggregation or reports).
           const poll = setInterval(() => {
-            if (completeLines(file) >= target) child.kill('SIGKILL');
+            const lines = completeLines(file);
+            if (byLines && lines >= target) child.kill('SIGKILL');
+            if (!byLines && lines > before && !timer) timer = setTimeout(() => child.kill('SIGKILL'), delay);
           }, 2);
-          child.on('close', () => clearInterval(poll));
+          child.on('close', () => {
+            clearInterval(poll);
+            clearTimeout(timer);
+          });
         },
       });
       const after = readStrict(file);

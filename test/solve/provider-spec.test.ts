@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createProvider, createProviders, parseProviderSpec } from '../../providers/index.ts';
 import { ConfigError, ProjectConfig } from '../../src/spec/index.ts';
+import { SENTINEL_KEY, startFakeServer, wireFixture } from '../providers/fake-server.ts';
 
 const config = ProjectConfig.parse({ providers: { 'local-llama': { kind: 'openai-compatible', model: 'llama-3', base_url: 'http://127.0.0.1:8080/v1', api_key_env: 'LOCAL_KEY' } } });
 
@@ -50,5 +51,35 @@ describe('createProvider', () => {
     const scripted = await createProvider(parseProviderSpec('scripted'), { config, env: {} });
     expect((await scripted.propose({ model: 'scripted', system: null, messages: [], tools: [], tool_choice: 'auto', settings: {} })).tool_calls).toEqual([]);
     await expect(createProviders(parseProviderSpec('replay:missing/*.jsonl'), { config, env: {}, root: '/nonexistent' })).rejects.toThrow(/no cassette matches/);
+  });
+});
+
+describe('base URLs and keys from the environment', () => {
+  const request = { model: 'm', system: null, messages: [{ role: 'user' as const, content: 'hi' }], tools: [], tool_choice: 'auto' as const, settings: {} };
+
+  it('OPENAI_BASE_URL redirects openai:, and the key goes only in the header', async () => {
+    const server = await startFakeServer(() => ({ body: wireFixture('openai-chat', 'text') }));
+    try {
+      const provider = await createProvider(parseProviderSpec('openai:gpt-4.1-mini'), { config, env: { OPENAI_API_KEY: SENTINEL_KEY, OPENAI_BASE_URL: `${server.url}/v1` } });
+      const turn = await provider.propose(request);
+      expect(turn.tool_calls).toEqual([]);
+      expect(server.requests).toHaveLength(1);
+      expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${SENTINEL_KEY}`);
+      expect(server.violations).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('openai-compatible never sends OPENAI_API_KEY to a third-party URL', async () => {
+    const server = await startFakeServer(() => ({ body: wireFixture('openai-chat', 'text') }));
+    try {
+      const spec = parseProviderSpec(`openai-compatible:llama@${server.url}/v1`);
+      await (await createProvider(spec, { config, env: { OPENAI_API_KEY: SENTINEL_KEY } })).propose(request);
+      await (await createProvider(spec, { config, env: { OPENAI_API_KEY: SENTINEL_KEY, OPENAI_COMPATIBLE_API_KEY: 'gateway-key' } })).propose(request);
+      expect(server.requests.map((seen) => seen.headers.authorization)).toEqual(['Bearer not-needed', 'Bearer gateway-key']);
+    } finally {
+      await server.close();
+    }
   });
 });

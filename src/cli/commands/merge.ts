@@ -45,7 +45,7 @@ async function mergeAction(runs: string[], flags: MergeFlags): Promise<void> {
     }
   });
 
-  const runId = flags.runId ?? solve.createRunId();
+  const runId = flags.runId === undefined ? solve.createRunId() : solve.checkRunId(flags.runId);
   const runDir = path.join(path.resolve(flags.out ?? 'results'), runId);
   if (existsSync(runDir)) throw new ConfigError({ file: runDir, message: 'a run with this id already exists', expected: 'a new --run-id' });
   const first = manifests[0]!;

@@ -99,7 +99,7 @@ function chooseSelection(flags: RunFlags, config: ProjectConfig, outDir: string,
     allow_stale: flags.allowStale ?? false,
   };
   if (selection.shard) solve.parseShard(selection.shard);
-  const runDir = path.join(outDir, flags.runId ?? solve.createRunId());
+  const runDir = path.join(outDir, flags.runId === undefined ? solve.createRunId() : solve.checkRunId(flags.runId));
   if (exists(runDir)) throw new ConfigError({ file: runDir, message: 'a run with this id already exists', expected: 'a new --run-id, or --resume to continue it' });
   return { selection, runDir, resumed: null };
 }
@@ -111,30 +111,29 @@ interface RunProvider {
 }
 
 /**
- * `--record FILE` must be writable before anything runs (a bad path would
- * otherwise error every trial), yet nothing is created until the first
- * turn: check the file, or the nearest folder above it that exists.
+ * A path the run will write (`--record FILE`, `--out DIR`) must be usable
+ * before anything runs — a bad one would otherwise fail every trial, or
+ * crash after the manifest — yet nothing is created until it is needed:
+ * check the path itself, or the nearest folder above it that exists.
  */
-async function checkRecordPath(file: string): Promise<void> {
+async function checkWritable(flag: string, target: string, kind: 'file' | 'folder'): Promise<void> {
   const { accessSync, constants, statSync } = await import('node:fs');
-  const refuse = (why: string) => new ConfigError({ file: '--record', field: file, message: `cannot write the cassette: ${why}`, expected: 'a file path in a writable folder' });
-  let target = file;
-  for (;;) {
+  const what = kind === 'file' ? 'the cassette' : 'results';
+  const refuse = (why: string) => new ConfigError({ file: flag, field: target, message: `cannot write ${what} here: ${why}`, expected: kind === 'file' ? 'a file path in a writable folder' : 'a writable folder (or a path where one can be made)' });
+  for (let current = target; ; current = path.dirname(current)) {
     let stats;
     try {
-      stats = statSync(target);
+      stats = statSync(current);
     } catch {
-      const parent = path.dirname(target);
-      if (parent === target) throw refuse('no folder above it exists');
-      target = parent;
+      if (path.dirname(current) === current) throw refuse('no folder above it exists');
       continue;
     }
-    if (target === file && stats.isDirectory()) throw refuse('it is a folder');
-    if (target !== file && !stats.isDirectory()) throw refuse(`${target} is not a folder`);
+    if (current === target && kind === 'file' && stats.isDirectory()) throw refuse('it is a folder');
+    if ((current !== target || kind === 'folder') && !stats.isDirectory()) throw refuse(`${current} is not a folder`);
     try {
-      accessSync(target, constants.W_OK);
+      accessSync(current, constants.W_OK);
     } catch {
-      throw refuse(`${target} is not writable`);
+      throw refuse(`${current} is not writable`);
     }
     return;
   }
@@ -144,7 +143,7 @@ async function checkRecordPath(file: string): Promise<void> {
 async function createRunProviders(selection: StoredSelection, options: { config: ProjectConfig; root: string; record?: string; allowStale: boolean }): Promise<RunProvider[]> {
   const { parseProviderSpec, createProviders } = await import('../../../providers/index.ts');
   const { recordingProvider, createCassetteWriter } = await import('../../../providers/recording.ts');
-  if (options.record) await checkRecordPath(path.resolve(options.record));
+  if (options.record) await checkWritable('--record', path.resolve(options.record), 'file');
   const writer = options.record ? createCassetteWriter(path.resolve(options.record)) : null;
   const providers: RunProvider[] = [];
   for (const text of selection.providers) {
@@ -197,6 +196,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   const firstLoad = await loadProject(root, flags.domain.length ? { domains: flags.domain } : {});
   const config = firstLoad.config;
   const { selection, runDir, resumed } = chooseSelection(flags, config, path.resolve(root, flags.out ?? config.run.out), solve, existsSync);
+  if (!resumed) await checkWritable('--out', path.dirname(runDir), 'folder');
   // A resumed run loads the domains it was started with.
   const project = resumed && selection.domains.join() !== flags.domain.join() ? await loadProject(root, selection.domains.length ? { domains: selection.domains } : {}) : firstLoad;
   const providers = await createRunProviders(selection, { config, root, record: flags.record, allowStale: selection.allow_stale || (flags.allowStale ?? false) });

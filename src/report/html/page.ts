@@ -120,7 +120,7 @@ export async function renderHtml(data: RunData): Promise<string> {
 <main>
 ${banner}
 ${kpis(data)}
-${card('headline', 'Headline: surface × split', 'Rates are value [Wilson 95% interval] in %. Unsafe proposals: count / proposals; unsafe side effects: count / trials. pass^k: chance that all k trials of a task pass, averaged over tasks. Errored trials are provider failures and are not scored.', headlineTable(data))}
+${card('headline', 'Headline: surface × split', 'Rates are value [Wilson 95% interval] in %. Unsafe proposals: count / proposals; unsafe side effects: count / executed writes. pass^k: chance that all k trials of a task pass, averaged over tasks. Errored trials are provider failures and are not scored.', headlineTable(data))}
 <div class="grid-2">
 ${card('tradeoff', 'Task success against schema tokens', 'Clearer contracts cost context: each point is a surface and split, whiskers are 95% intervals.', hasGroups ? `<div class="chart">${tokens}</div>` : empty)}
 ${card('passk', 'pass^k and pass@k over k', 'Solid: pass^k (all k trials pass, reliability). Dashed: pass@k (any of k passes).', hasGroups ? `<div class="chart">${curves}</div>` : empty)}
