@@ -127,7 +127,8 @@ async function createPreset(name: string, preset: ProviderPreset, context: Creat
   const limits = { timeoutMs: preset.timeout_ms, maxRetries: preset.max_retries, requestsPerMinute: preset.requests_per_minute, concurrency: preset.concurrency };
   if (preset.kind === 'anthropic') {
     const { createAnthropicProvider } = await import('./anthropic/index.ts');
-    return createAnthropicProvider({ model: preset.model, baseURL: preset.base_url, apiKey, ...limits });
+    // The preset name is the provider id, as for OpenAI presets: two presets of one model stay two providers.
+    return createAnthropicProvider({ model: preset.model, baseURL: preset.base_url, apiKey, id: name, ...limits });
   }
   const { createOpenAIProvider } = await import('./openai/index.ts');
   return createOpenAIProvider({ model: preset.model, api: preset.kind === 'openai-responses' ? 'responses' : 'chat', baseURL: preset.base_url, apiKey, id: name, ...limits });

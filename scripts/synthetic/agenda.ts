@@ -1,6 +1,6 @@
 import type { ActionSpec, ArgConstraints, Constraint, SequenceStep, Task } from '../../src/spec/index.ts';
 import type { Behaviour } from './behaviours.ts';
-import { SURFACE_EFFECTS } from './behaviours.ts';
+import { nameEffect, SURFACE_EFFECTS } from './behaviours.ts';
 import { chance, pick } from './random.ts';
 import type { SurfaceTraits } from './surface-traits.ts';
 import { TASK_HINTS, type TaskHint } from './task-hints.ts';
@@ -148,11 +148,19 @@ function fillPairs(steps: Step[], setting: TrialSetting, hint: TaskHint): void {
   }
 }
 
-/** The confusion multiplier for picking `other` instead of `action` on this surface. */
+/**
+ * The confusion multiplier for picking `other` instead of `action` on this
+ * surface. Descriptions and names are two cues for the same fact (which of
+ * the two is which), so the stronger one counts, not their product: names
+ * help where descriptions do not tell the tools apart (flat-v1), and add
+ * nothing where they already do (typed-v2).
+ */
 function confusionFactor(setting: TrialSetting, action: string, other: string): number {
-  const { traits } = setting;
-  const factor = traits.wide ? SURFACE_EFFECTS.wide.confuse : traits.disambiguates(action, other) ? SURFACE_EFFECTS.disambiguated.confuse : SURFACE_EFFECTS.undisambiguated.confuse;
-  return factor * revisionFactor(setting);
+  const { traits, behaviour } = setting;
+  if (traits.wide) return SURFACE_EFFECTS.wide.confuse * revisionFactor(setting);
+  const described = traits.disambiguates(action, other) ? SURFACE_EFFECTS.disambiguated.confuse : SURFACE_EFFECTS.undisambiguated.confuse;
+  const named = nameEffect(behaviour, traits.namesDistinguish(action, other));
+  return Math.min(described, named) * revisionFactor(setting);
 }
 
 /** A skimming model on a revision tuned on train phrasings: helped on train, not elsewhere (SURFACE_EFFECTS.tunedRevision). */

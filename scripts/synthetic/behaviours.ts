@@ -134,7 +134,7 @@ export const BEHAVIOURS: readonly Behaviour[] = [CAREFUL, HASTY, SLOPPY];
 /**
  * How what the model sees changes the rates (multipliers on `confuse` and
  * `skipPreview` / `writeUnasked`). Derived from the tools payload of each
- * request by `surface-traits.ts`:
+ * request (names and descriptions) by `surface-traits.ts`:
  *
  * - `wide`: one multiplexed tool, one description for every operation —
  *   nothing tells get from slow or preview from record, and no contract
@@ -146,6 +146,17 @@ export const BEHAVIOURS: readonly Behaviour[] = [CAREFUL, HASTY, SLOPPY];
  *   on those phrasings and loses the general guidance elsewhere — the
  *   overfit pattern the held-out check exists to catch. Applies to the
  *   `hasty` behaviour only (careful models read the whole description).
+ * - `tellingNames`: the exposed names of the two near-synonyms differ by a
+ *   word that says which is which (`find_archived_invoice` vs `get_invoice`,
+ *   `preview_refund` vs `submit_refund`; the words are `NAME_CUES` in
+ *   `surface-traits.ts`). Per behaviour: the skimming `hasty` model picks
+ *   tools by name and gains most, `sloppy` a little, `careful` (which reads
+ *   whole descriptions) hardly at all. Dotted namespaced ids that differ only
+ *   in their last segment (`billing.invoice.get` vs
+ *   `billing.invoice.lookup_archive`) read as opaque ids: `plainNames`.
+ *   Names and descriptions are two cues for the same fact, so the stronger
+ *   of `disambiguated`/`undisambiguated` and the name factor applies (not
+ *   their product); never on a wide tool.
  */
 export const SURFACE_EFFECTS = {
   // multipliers on `confuse`; `wide` also on `skipPreview` / `writeUnasked`, `tunedRevision` on all three
@@ -153,4 +164,13 @@ export const SURFACE_EFFECTS = {
   disambiguated: { confuse: 0.35 },
   undisambiguated: { confuse: 1.0 },
   tunedRevision: { hastyTrain: 0.3, hastyHeldout: 1.3 },
-} as const;
+  // multipliers on `confuse`, by behaviour name
+  tellingNames: { careful: 0.85, hasty: 0.45, sloppy: 0.8 },
+  plainNames: { careful: 1.0, hasty: 1.0, sloppy: 1.0 },
+} as const satisfies Record<string, Record<string, number>>;
+
+/** The `tellingNames` / `plainNames` multiplier for a behaviour (1 for a behaviour not in the table). */
+export function nameEffect(behaviour: Behaviour, telling: boolean): number {
+  const table: Record<string, number> = telling ? SURFACE_EFFECTS.tellingNames : SURFACE_EFFECTS.plainNames;
+  return table[behaviour.name] ?? 1;
+}

@@ -7,12 +7,36 @@ export interface EncodedCall {
 }
 
 /**
+ * Word stems that, in a tool's exposed name, say which of two near-synonyms
+ * it is: the archive or slow read vs the plain one, the preview or draft vs
+ * the write. Matched against the words (split on `_`, `.`, `-`) in which two
+ * names differ; see `SURFACE_EFFECTS.tellingNames`.
+ */
+export const NAME_CUES: readonly string[] = ['archiv', 'slow', 'preview', 'draft', 'submit', 'record'];
+
+const nameWords = (name: string) => name.toLowerCase().split(/[._-]+/).filter(Boolean);
+
+/**
+ * Do two exposed names tell the tools apart by their words? Dotted
+ * namespaced ids that share everything but the last segment read as opaque
+ * ids and never do (`billing.refund.preview` vs `billing.refund.submit`).
+ */
+export function namesTell(a: string, b: string): boolean {
+  if (a === b) return false;
+  const segments = [a.split('.'), b.split('.')];
+  if (segments.every((parts) => parts.length > 1) && segments[0]!.slice(0, -1).join('.') === segments[1]!.slice(0, -1).join('.')) return false;
+  const [wordsA, wordsB] = [new Set(nameWords(a)), new Set(nameWords(b))];
+  const differing = [...[...wordsA].filter((word) => !wordsB.has(word)), ...[...wordsB].filter((word) => !wordsA.has(word))];
+  return differing.some((word) => NAME_CUES.some((cue) => word.startsWith(cue)));
+}
+
+/**
  * What a synthetic model can tell from the tools it is sent: which exposed
  * tool carries which action, whether the surface is one wide multiplexed
- * tool, and whether descriptions tell near-synonyms apart. Descriptions are
- * read from the request's tools payload (what a model sees); the surface's
- * routing table only supplies the action ↔ name mapping a model would infer
- * from names.
+ * tool, whether descriptions tell near-synonyms apart, and whether their
+ * names do. Names and descriptions are read from the request's tools payload
+ * (what a model sees); the surface's routing table only supplies the
+ * action ↔ name mapping a model would infer from names.
  */
 export class SurfaceTraits {
   readonly wide: boolean;
@@ -49,6 +73,14 @@ export class SurfaceTraits {
     const b = this.#byAction.get(other);
     if (!a || !b || a.selector || b.selector || a.name === b.name) return false;
     return (this.#descriptions.get(a.name) ?? '').includes(b.name) || (this.#descriptions.get(b.name) ?? '').includes(a.name);
+  }
+
+  /** Do the exposed names of the two actions' tools differ by a telling word (NAME_CUES)? Never on a wide tool. */
+  namesDistinguish(action: string, other: string): boolean {
+    const a = this.#byAction.get(action);
+    const b = this.#byAction.get(other);
+    if (!a || !b || a.selector || b.selector) return false;
+    return namesTell(a.name, b.name);
   }
 
   /**

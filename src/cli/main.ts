@@ -30,7 +30,7 @@ export async function main(argv: string[]): Promise<number> {
   const program = new Command('toolmark')
     .description('Measure how well language models select and call tools, and whether a surface revision helps.')
     .exitOverride()
-    .showHelpAfterError();
+    .showHelpAfterError('(run toolmark <command> --help for usage)');
 
   // Register only the command being run (or all, cheaply, for --help).
   const chosen = argv.find((arg) => !arg.startsWith('-'));

@@ -106,6 +106,8 @@ describe('secrets', () => {
       expect(record.error!.message).toContain('[redacted]');
       expect(leaks(record.error!.message)).toEqual([]);
     }
+    // Each preset is its own provider, named after the preset.
+    expect(new Set(records.map((record) => record.provider))).toEqual(new Set(['fake', 'fake-claude']));
     const unauthorized = errored.find((record) => record.provider === 'fake' && record.task === 'fault-echo-401')!;
     expect(unauthorized.error).toMatchObject({ status: 401, retryable: false });
     expect(unauthorized.error!.message).toContain('HTTP 401: Incorrect API key provided: [redacted]');

@@ -85,6 +85,25 @@ describe('shipped synthetic cassettes', () => {
     expect(Math.abs(successRate('synthetic-careful', 'typed-v3') - successRate('synthetic-careful', 'typed-v2'))).toBeLessThan(0.03);
   });
 
+  it('show namespaced-v2 (disambiguating descriptions) beating namespaced-v1 on both splits for hasty', () => {
+    for (const split of ['train', 'heldout']) {
+      expect(successRate('synthetic-hasty', 'namespaced-v2', split), split).toBeGreaterThan(successRate('synthetic-hasty', 'namespaced-v1', split));
+    }
+  });
+
+  it('show names mattering: flat-v1 (telling names) differs from namespaced-v1 (opaque ids) for hasty, hardly for careful', () => {
+    // Same descriptions' weakness, different names: the skimming behaviour confuses near-synonyms less on flat-v1.
+    for (const split of ['train', 'heldout']) {
+      expect(successRate('synthetic-hasty', 'flat-v1', split), split).toBeGreaterThan(successRate('synthetic-hasty', 'namespaced-v1', split));
+    }
+    const hastyTrials = (surface: string) => records
+      .filter((record) => record.model === 'synthetic-hasty' && record.surface === surface)
+      .map((record) => `${record.task}/${record.trial}:${record.success}`)
+      .sort();
+    expect(hastyTrials('flat-v1')).not.toEqual(hastyTrials('namespaced-v1'));
+    expect(Math.abs(successRate('synthetic-careful', 'flat-v1') - successRate('synthetic-careful', 'namespaced-v1'))).toBeLessThan(0.03);
+  });
+
   it('vary between trials: some tasks pass in some trials and fail in others', () => {
     const byTask = new Map<string, boolean[]>();
     for (const record of records) {
