@@ -1,20 +1,21 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { schemaCost } from '../../src/cost/schema-cost.ts';
-import { createAggregator } from '../../src/aggregate/index.ts';
+import { createRunFinalizer } from '../../src/cli/finalize-run.ts';
 import { loadProject } from '../../src/load/index.ts';
-import { renderRunReports } from '../../src/report/index.ts';
+import { RUN_FILES, readManifest, readTrials, writeManifest } from '../../src/run-folder/index.ts';
 import { scoreTrial } from '../../src/score/index.ts';
-import { RUN_FILES, executeRun, planTrials, preflight, readTrials, writeFileAtomic, writeManifest } from '../../src/solve/index.ts';
+import { executeRun, planTrials, preflight } from '../../src/solve/index.ts';
 import type { Manifest, Task } from '../../src/spec/index.ts';
 import { createProviders, parseProviderSpec } from '../../providers/index.ts';
 
 /**
  * The replay figures run the same functions as `toolmark run`
  * (src/cli/commands/run.ts): load → providers → plan → pre-flight →
- * manifest → `executeRun` scoring each trial with `scoreTrial` → the two
- * steps of `finalizeRun` (stream trials.jsonl into `createAggregator` →
- * summary.json, then `renderRunReports`). Only the CLI's flag handling,
+ * manifest → `executeRun` scoring each trial with `scoreTrial` and feeding
+ * it to the run finalizer (aggregation and report collection as the trials
+ * stream by) → the finalizer's two steps (summary.json, then the reports,
+ * src/cli/finalize-run.ts). Only the CLI's flag handling,
  * progress bar and summary table are left out, so the phases can be timed
  * apart; the bench also runs the real CLI once for the record.
  */
@@ -24,11 +25,11 @@ export interface ReplayTimings {
   errored: number;
   /** Load, providers, plan, pre-flight, manifest (ms). */
   startupMs: number;
-  /** executeRun: replay, registry, scoring, appending trials.jsonl (ms). */
+  /** executeRun: replay, registry, scoring, appending trials.jsonl, streamed aggregation and report collection (ms). */
   trialsMs: number;
-  /** Streamed aggregation of trials.jsonl → summary.json (ms). */
+  /** The aggregation's summary → summary.json (ms). */
   summaryMs: number;
-  /** renderRunReports: report.md, report.html, junit.xml (ms). */
+  /** Rendering report.md, report.html, junit.xml from the collected trials (ms). */
   reportMs: number;
   /** Trials per second after start-up, up to summary.json (trials + summary phases). */
   throughput: number;
@@ -86,6 +87,7 @@ export async function timedReplay(root: string, runId: string, hooks: { onTrialD
   const cpuStart = cpu();
   hooks.onPhase?.('startup');
   let done = 0;
+  const finalizer = createRunFinalizer({ runId, config, synthetic: manifest.providers.some((provider) => provider.synthetic) });
 
   const outcome = await executeRun({
     runDir,
@@ -94,18 +96,17 @@ export async function timedReplay(root: string, runId: string, hooks: { onTrialD
     settings,
     finish: (record, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
     onTrialDone: hooks.onTrialDone && (() => hooks.onTrialDone!((done += 1))),
+    observe: (record) => finalizer.add(record),
   });
   const afterTrials = now();
   const cpuTrials = cpu();
   hooks.onPhase?.('trials');
-  // finalizeRun's two steps, timed apart.
-  const aggregator = createAggregator({ runId, prices: config.prices, synthetic: manifest.providers.some((provider) => provider.synthetic) });
-  for await (const record of readTrials(path.join(runDir, RUN_FILES.trials))) aggregator.add(record);
-  writeFileAtomic(path.join(runDir, RUN_FILES.summary), `${JSON.stringify(aggregator.finish(), null, 2)}\n`);
+  // The finalizer's two steps, timed apart.
+  finalizer.writeSummary(runDir);
   const afterSummary = now();
   const cpuSummary = cpu();
   hooks.onPhase?.('summary');
-  await renderRunReports(runDir, { gate: config.gate });
+  await finalizer.writeReports(runDir);
   writeManifest(runDir, { ...manifest, finished_at: new Date().toISOString() });
   const finished = now();
   const cpuFinished = cpu();
@@ -129,9 +130,9 @@ export interface RescoreTimings {
   trials: number;
   /** Loading the project (tasks and actions to grade against), ms. */
   loadMs: number;
-  /** Stream trials.jsonl → scoreTrial → aggregator → summary.json, ms. */
+  /** Stream trials.jsonl → scoreTrial → aggregator and report collector → summary.json, ms. */
   rescoreMs: number;
-  /** renderRunReports (what `toolmark report` does), ms. */
+  /** Rendering the reports from the collected trials, ms. */
   reportMs: number;
   /** Tasks whose re-scored success differs from the recorded one (should be 0). */
   changed: number;
@@ -140,7 +141,7 @@ export interface RescoreTimings {
 /**
  * Re-score an existing run without replaying it: every recorded trial is
  * graded again against today's tasks, aggregated into a fresh summary.json,
- * and the reports are re-rendered.
+ * and the reports are re-rendered — all from one pass over trials.jsonl.
  */
 export async function timedRescore(root: string, runDir: string): Promise<RescoreTimings> {
   const started = now();
@@ -149,21 +150,21 @@ export async function timedRescore(root: string, runDir: string): Promise<Rescor
   for (const domain of project.domains) for (const task of domain.tasks) tasks.set(`${domain.name}\n${task.id}`, { task, actions: domain.domain.actions });
   const afterLoad = now();
 
-  const manifest = JSON.parse(readFileSync(path.join(runDir, RUN_FILES.manifest), 'utf8')) as Manifest;
-  const aggregator = createAggregator({ runId: manifest.run_id, prices: project.config.prices, synthetic: manifest.providers.some((provider) => provider.synthetic) });
+  const manifest = readManifest(runDir);
+  const finalizer = createRunFinalizer({ runId: manifest.run_id, config: project.config, synthetic: manifest.providers.some((provider) => provider.synthetic) });
   let trials = 0;
   let changed = 0;
-  for await (const record of readTrials(path.join(runDir, RUN_FILES.trials))) {
+  for await (const record of readTrials(runDir)) {
     const entry = tasks.get(`${record.domain}\n${record.task}`);
     if (!entry) throw new Error(`bench: no task ${record.domain}/${record.task}`);
     const rescored = scoreTrial({ ...record, verdicts: [], success: null }, entry.task, entry.actions);
     if (rescored.success !== record.success) changed += 1;
-    aggregator.add(rescored);
+    finalizer.add(rescored);
     trials += 1;
   }
-  writeFileAtomic(path.join(runDir, RUN_FILES.summary), `${JSON.stringify(aggregator.finish(), null, 2)}\n`);
+  finalizer.writeSummary(runDir);
   const afterRescore = now();
-  await renderRunReports(runDir, { gate: project.config.gate });
+  await finalizer.writeReports(runDir);
   const finished = now();
   return { trials, loadMs: afterLoad - started, rescoreMs: afterRescore - afterLoad, reportMs: finished - afterRescore, changed };
 }

@@ -3,7 +3,7 @@ export { createAggregator, priceFor } from './aggregator.ts';
 export type { Aggregator, AggregatorOptions } from './aggregator.ts';
 export { rate } from './group-counters.ts';
 export { Reservoir, RESERVOIR_CAPACITY } from './reservoir.ts';
-export { readRunTrials, readRunManifest, readRunSummary, summarizeRun, RUN_FILE_NAMES } from './read-run.ts';
+export { summarizeRun } from './summarize-run.ts';
 export { compactTrial, collectTrials, pairTrials } from './pairing.ts';
 export type { CompactTrial, TrialPair, Pairing } from './pairing.ts';
 export { compareMetric, PAIRED_METRICS, ALPHA } from './compare-metric.ts';

@@ -2,7 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { closest } from 'fastest-levenshtein';
 import { ConfigError } from '../spec/index.ts';
-import { RUN_FILE_NAMES } from './read-run.ts';
+import { RUN_FILES } from '../run-folder/index.ts';
 
 /** A run folder, optionally narrowed to one surface (`RUN:surface`). */
 export interface RunRef {
@@ -13,7 +13,7 @@ export interface RunRef {
   surface: string | null;
 }
 
-const isRunDir = (dir: string) => existsSync(join(dir, RUN_FILE_NAMES.trials));
+const isRunDir = (dir: string) => existsSync(join(dir, RUN_FILES.trials));
 
 /** Run ids (folder names holding a trials.jsonl) under the results folder. */
 export function listRuns(resultsDir: string): string[] {
@@ -46,7 +46,7 @@ export function resolveRunRef(text: string, resultsDir: string, flag = 'run'): R
   throw new ConfigError({
     file: flag,
     field: text,
-    message: `no run "${wanted}" (looked for ${RUN_FILE_NAMES.trials} in ${resolve(wanted)} and ${join(resultsDir, wanted)})`,
+    message: `no run "${wanted}" (looked for ${RUN_FILES.trials} in ${resolve(wanted)} and ${join(resultsDir, wanted)})`,
     expected: runs.length ? `a run folder or one of: ${runs.slice(-10).join(', ')}` : 'a run folder written by `toolmark run`',
     ...(runs.length ? { suggestion: closest(wanted, runs) } : {}),
   });

@@ -58,8 +58,10 @@ const keyQueues = new WeakMap<ReceiptStore, Map<string, Promise<void>>>();
 
 /**
  * Run `fn` while holding the lock for one (tool, idempotency key) in one
- * store, so two concurrent calls with the same key cannot both miss the
- * receipt and both write.
+ * store object. Not what stops a double write (the store's atomic `claim`
+ * does that, across handles and processes too): it makes a same-process
+ * duplicate wait and replay the receipt instead of being told the key is
+ * still in progress.
  */
 export async function withKeyLock<T>(store: ReceiptStore, id: string, fn: () => Promise<T>): Promise<T> {
   let queues = keyQueues.get(store);

@@ -147,8 +147,11 @@ class ToolRegistry<State> implements Registry<State> {
       );
     }
 
-    // 5–9 run inside the timeout boundary; calls sharing an idempotency key
-    // queue behind each other so they cannot both miss the receipt.
+    // 5–9 run inside the timeout boundary. The store's atomic claim (step 6)
+    // keeps two handles or processes on one store from both running a key;
+    // within one store object, calls sharing a key also queue behind each
+    // other, so a same-turn duplicate waits and replays instead of being told
+    // the key is in progress.
     const key = keyOf(input, runtime.idempotency_key);
     const execute = () => this.#withinBoundary(tool, input, key, fingerprint, context);
     return key === null ? execute() : withKeyLock(context.receipts, `${tool.name}\n${key}`, execute);
@@ -158,11 +161,17 @@ class ToolRegistry<State> implements Registry<State> {
     const runtime = tool.runtime;
     const controller = new AbortController();
     let wrote = false;
-    let receiptSaved = false;
-    const saveReceipt = async (result: ToolResult) => {
-      if (key === null || receiptSaved) return;
-      receiptSaved = true;
-      await context.receipts.put({ tool: tool.name, key, fingerprint, result, created_at: new Date().toISOString() });
+    /** This call's claim on the key while it holds one; null before claiming and once settled. */
+    let claimId: string | null = null;
+    // Settle the claim exactly once: a receipt for every success and for any
+    // failure after a write (so a retry can never write twice); otherwise
+    // release it, so a retry after a failure that wrote nothing may run.
+    const settle = async (result: ToolResult) => {
+      if (key === null || claimId === null) return;
+      const claim = claimId;
+      claimId = null;
+      if (result.ok || wrote) await context.receipts.complete(claim, { tool: tool.name, key, fingerprint, result, created_at: new Date().toISOString() });
+      else await context.receipts.release(tool.name, key, claim);
     };
 
     const handlerContext: HandlerContext<State> = {
@@ -176,23 +185,32 @@ class ToolRegistry<State> implements Registry<State> {
       sleep: (ms) => abortableSleep(ms, controller.signal),
     };
 
-    // 6–8: idempotency, handler, output validation. `fresh` is false for a replay or conflict.
+    // 6–8: claim the key, run the handler, validate its output. `fresh` is
+    // false when the handler did not run (replay, conflict, in progress).
     const work = (async (): Promise<{ result: ToolResult; fresh: boolean }> => {
       if (key !== null) {
-        const receipt = await context.receipts.get(tool.name, key);
-        if (receipt && receipt.fingerprint !== fingerprint) {
+        const claim = await context.receipts.claim(tool.name, key, fingerprint);
+        if (claim.kind === 'receipt') {
+          if (claim.receipt.fingerprint !== fingerprint) return { fresh: false, result: this.#conflict(tool, key) };
+          return { fresh: false, result: replayOf(claim.receipt.result) };
+        }
+        if (claim.kind === 'pending') {
+          if (claim.fingerprint !== fingerprint) return { fresh: false, result: this.#conflict(tool, key) };
           return {
             fresh: false,
             result: failure(
-              toolError('idempotency_conflict', `The ${runtime.idempotency_key} "${key}" was already used for ${tool.name} with different arguments.`, {
-                tool: tool.name,
-                idempotency_key_field: runtime.idempotency_key,
-                idempotency_key: key,
-              }),
+              toolError(
+                'idempotency_in_progress',
+                `Another call to ${tool.name} with the ${runtime.idempotency_key} "${key}" has not finished, or stopped before recording its outcome. It was not run a second time; retry later.`,
+                { tool: tool.name, idempotency_key_field: runtime.idempotency_key, idempotency_key: key, claimed_at: claim.claimed_at },
+              ),
             ),
           };
         }
-        if (receipt) return { fresh: false, result: replayOf(receipt.result) };
+        claimId = claim.claim_id;
+        // The claim came back after the boundary gave up: do not start the
+        // handler; the late settlement below releases the claim.
+        if (controller.signal.aborted) return { fresh: false, result: failure(toolError('tool_timeout', `${tool.name} did not start.`, { tool: tool.name })) };
       }
       return { fresh: true, result: await this.#runHandler(tool, input, handlerContext) };
     })();
@@ -209,17 +227,28 @@ class ToolRegistry<State> implements Registry<State> {
         ),
       );
       // A write that slipped in anyway must still stop a second one: it gets
-      // a receipt carrying the timeout the caller saw.
-      if (wrote) await saveReceipt(timeout);
-      else if (key !== null) work.then(() => (wrote ? saveReceipt(timeout) : undefined), () => (wrote ? saveReceipt(timeout) : undefined)).catch(() => undefined);
+      // a receipt carrying the timeout the caller saw. Until the handler has
+      // settled the claim stays held (a retry meanwhile is "in progress"),
+      // then it becomes that receipt, or is released if nothing was written.
+      if (wrote) await settle(timeout);
+      else if (key !== null) work.then(() => settle(timeout), () => settle(timeout)).catch(() => undefined);
       return timeout;
     }
 
-    // 9. save the receipt: every success, and any failure after a write (so a
-    // retry with the same key can never write twice).
+    // 9. save the receipt (or release the claim)
     const { result, fresh } = outcome.value;
-    if (fresh && (result.ok || wrote)) await saveReceipt(result);
+    if (fresh) await settle(result);
     return result;
+  }
+
+  #conflict(tool: ToolSpec<State>, key: string): ToolResult {
+    return failure(
+      toolError('idempotency_conflict', `The ${tool.runtime.idempotency_key} "${key}" was already used for ${tool.name} with different arguments.`, {
+        tool: tool.name,
+        idempotency_key_field: tool.runtime.idempotency_key,
+        idempotency_key: key,
+      }),
+    );
   }
 
   /** 7–8: run the handler, contain a throw, check what it returned. */

@@ -10,13 +10,12 @@ import type { GateConfig } from '../spec/index.ts';
 import { renderHtml } from './html/page.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
-import { collectRun } from './run-data.ts';
+import { collectRun, type RunData } from './run-data.ts';
 
-export { collectRun, type RunData } from './run-data.ts';
+export { collectRun, createRunCollector, isSynthetic, type RunCollector, type RunData } from './run-data.ts';
 export { renderMarkdown } from './markdown.ts';
 export { renderJunit, xmlEscape } from './junit.ts';
 export { renderHtml } from './html/page.ts';
-export { assertRunFolder, streamTrials, readManifest, readSummary } from './run-folder.ts';
 export { DEFAULT_SAMPLE_LIMIT } from './trial-sample.ts';
 
 /** File names the reports are written under, inside the run folder. */
@@ -31,7 +30,15 @@ export async function renderRunReports(
   runDir: string,
   options: { gate: GateConfig; sampleLimit?: number },
 ): Promise<{ markdown: string; html: string; junit: string }> {
-  const data = await collectRun(runDir, { sampleLimit: options.sampleLimit });
+  return writeReports(await collectRun(runDir, { sampleLimit: options.sampleLimit }), options.gate);
+}
+
+/**
+ * Renders the three reports of collected run data into its run folder (for
+ * callers that collected the trials themselves, see `createRunCollector`).
+ */
+export async function writeReports(data: RunData, gate: GateConfig): Promise<{ markdown: string; html: string; junit: string }> {
+  const { runDir } = data;
   const paths = {
     markdown: join(runDir, REPORT_FILES.markdown),
     html: join(runDir, REPORT_FILES.html),
@@ -41,7 +48,7 @@ export async function renderRunReports(
   await Promise.all([
     writeFile(paths.markdown, renderMarkdown(data)),
     writeFile(paths.html, html),
-    writeFile(paths.junit, renderJunit(data, options.gate)),
+    writeFile(paths.junit, renderJunit(data, gate)),
   ]);
   return paths;
 }

@@ -1,5 +1,5 @@
-import type { Manifest, Summary } from '../spec/index.ts';
-import { assertRunFolder, isSynthetic, readManifest, readSummary, streamTrials } from './run-folder.ts';
+import { assertRunFolder, readManifest, readSummary, readTrials } from '../run-folder/index.ts';
+import type { Manifest, Summary, TrialRecord } from '../spec/index.ts';
 import { createTaskOutcomes, type TaskOutcome } from './task-outcomes.ts';
 import { createTrialSample, DEFAULT_SAMPLE_LIMIT, type BrowserTrial } from './trial-sample.ts';
 
@@ -16,23 +16,50 @@ export interface RunData {
   totals: { trials: number; completed: number; passed: number; errored: number };
 }
 
-/** Reads a run folder: manifest and summary whole, trials streamed and reduced. */
-export async function collectRun(runDir: string, options: { sampleLimit?: number } = {}): Promise<RunData> {
-  await assertRunFolder(runDir);
-  const manifest = await readManifest(runDir);
-  const summary = await readSummary(runDir);
+/** Is this run's evidence synthetic (shipped cassettes), not a real model's? */
+export function isSynthetic(manifest: Manifest, summary: Summary): boolean {
+  return summary.synthetic || manifest.providers.some((provider) => provider.synthetic);
+}
+
+/** What the reports keep of a stream of trials: per-task counts, a bounded sample, totals. */
+export interface RunCollector {
+  add(record: TrialRecord): void;
+  finish(run: { runDir: string; manifest: Manifest; summary: Summary }): RunData;
+}
+
+/**
+ * A streaming reducer for the reports. It is fed the trials in file order
+ * by whoever is already reading them — `collectRun` below, or the runner
+ * and `toolmark merge` while they aggregate the summary — so a run's trials
+ * are read once for summary and reports together.
+ */
+export function createRunCollector(options: { sampleLimit?: number } = {}): RunCollector {
   const outcomes = createTaskOutcomes();
   const sample = createTrialSample(options.sampleLimit ?? DEFAULT_SAMPLE_LIMIT);
   const totals = { trials: 0, completed: 0, passed: 0, errored: 0 };
-  for await (const record of streamTrials(runDir)) {
-    outcomes.add(record);
-    sample.add(record);
-    totals.trials += 1;
-    if (record.status === 'errored') totals.errored += 1;
-    else {
-      totals.completed += 1;
-      if (record.success === true) totals.passed += 1;
-    }
-  }
-  return { runDir, manifest, summary, synthetic: isSynthetic(manifest, summary), outcomes: outcomes.finish(), sample: sample.finish(), totals };
+  return {
+    add(record) {
+      outcomes.add(record);
+      sample.add(record);
+      totals.trials += 1;
+      if (record.status === 'errored') totals.errored += 1;
+      else {
+        totals.completed += 1;
+        if (record.success === true) totals.passed += 1;
+      }
+    },
+    finish({ runDir, manifest, summary }) {
+      return { runDir, manifest, summary, synthetic: isSynthetic(manifest, summary), outcomes: outcomes.finish(), sample: sample.finish(), totals };
+    },
+  };
+}
+
+/** Reads a run folder: manifest and summary whole, trials streamed and reduced. */
+export async function collectRun(runDir: string, options: { sampleLimit?: number } = {}): Promise<RunData> {
+  assertRunFolder(runDir);
+  const manifest = readManifest(runDir);
+  const summary = readSummary(runDir);
+  const collector = createRunCollector(options);
+  for await (const record of readTrials(runDir)) collector.add(record);
+  return collector.finish({ runDir, manifest, summary });
 }

@@ -13,4 +13,5 @@ export type { PlannedTrial, RunDomain, RunSelection, TrialIdentityFields } from 
 export { preflight } from './preflight.ts';
 export { executeRun } from './run.ts';
 export type { ExecuteRunOptions, RunOutcome } from './run.ts';
-export { RUN_FILES, TrialAppender, checkRunId, createRunId, finishedIdentities, readManifest, readTrials, repairTrials, writeFileAtomic, writeManifest } from './run-folder.ts';
+// Run folders are src/run-folder's; the file names stay importable from here for older callers.
+export { RUN_FILES } from '../run-folder/index.ts';

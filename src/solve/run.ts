@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { createRegistry } from '../registry/index.ts';
 import type { Registry } from '../registry/index.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
@@ -6,7 +5,8 @@ import type { SchemaCost } from '../cost/schema-cost.ts';
 import { canonicalJson } from '../spec/index.ts';
 import type { ModelSettings, TrialRecord } from '../spec/index.ts';
 import type { PlannedTrial } from './plan.ts';
-import { RUN_FILES, TrialAppender, finishedIdentities, repairTrials } from './run-folder.ts';
+import { TrialAppender, readTrials, repairTrials } from '../run-folder/index.ts';
+import { trialIdentity } from './plan.ts';
 import { buildRequest } from './request.ts';
 import { runTrial } from './trial.ts';
 
@@ -24,6 +24,12 @@ export interface ExecuteRunOptions {
   signal?: AbortSignal;
   onStart?(info: { total: number; skipped: number; todo: number }): void;
   onTrialDone?(record: TrialRecord): void;
+  /**
+   * Sees every record of `trials.jsonl` in file order: those already there
+   * (a resumed run), then each new one as it is appended. The CLI feeds the
+   * summary and the reports from it, so the file is not read again at the end.
+   */
+  observe?(record: TrialRecord): void;
 }
 
 export interface RunOutcome {
@@ -46,9 +52,8 @@ export interface RunOutcome {
  * from a crash is dropped first.
  */
 export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome> {
-  const file = path.join(options.runDir, RUN_FILES.trials);
-  const repairedBytes = repairTrials(file);
-  const done = await finishedIdentities(file);
+  const repairedBytes = repairTrials(options.runDir);
+  const done = await finishedIdentities(options.runDir, options.observe);
   const todo = options.plan.filter((planned) => !done.has(planned.identity));
   const skipped = options.plan.length - todo.length;
   options.onStart?.({ total: options.plan.length, skipped, todo: todo.length });
@@ -57,7 +62,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   const registries = new Map<string, Registry<unknown>>();
   const costs = new Map<string, SchemaCost>();
   const toolsJsons = new Map<string, string>();
-  const appender = new TrialAppender(file);
+  const appender = new TrialAppender(options.runDir);
   let ran = 0;
   let errored = 0;
 
@@ -85,6 +90,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     });
     const record = options.finish ? options.finish(raw, planned) : raw;
     appender.append(record);
+    options.observe?.(record);
     ran += 1;
     if (record.status === 'errored') errored += 1;
     options.onTrialDone?.(record);
@@ -114,4 +120,14 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     appender.close();
   }
   return { planned: options.plan.length, skipped, ran, errored, repairedBytes, interrupted: skipped + ran < options.plan.length };
+}
+
+/** Identities of the trials already in a run (for resume), each record shown to `observe`. */
+async function finishedIdentities(runDir: string, observe?: (record: TrialRecord) => void): Promise<Set<string>> {
+  const done = new Set<string>();
+  for await (const record of readTrials(runDir, { allowMissing: true })) {
+    done.add(trialIdentity(record));
+    observe?.(record);
+  }
+  return done;
 }

@@ -16,6 +16,8 @@ export const KNOWN_ERROR_CODES = {
   approval_required: { category: 'policy', retryable: false },
   tool_timeout: { category: 'dependency', retryable: true },
   idempotency_conflict: { category: 'conflict', retryable: false },
+  /** Another claimant holds the idempotency key and has not finished (or crashed: outcome unknown). */
+  idempotency_in_progress: { category: 'conflict', retryable: true },
   handler_exception: { category: 'internal', retryable: false },
   invalid_tool_output: { category: 'internal', retryable: false },
   not_found: { category: 'not_found', retryable: false },

@@ -1,10 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createAggregator, readRunTrials } from '../../src/aggregate/index.ts';
+import { createAggregator } from '../../src/aggregate/index.ts';
 import { scoreTrial } from '../../src/score/index.ts';
-import { ConfigError, type SummaryGroup, type TrialRecord } from '../../src/spec/index.ts';
+import { type SummaryGroup, type TrialRecord } from '../../src/spec/index.ts';
 import { ACTIONS, call, record, task } from '../score/builders.ts';
 
 const getTask = task({ id: 't-get', kind: 'must-call', expect: { action: 'ticket.get', args: { ticket_id: 'T-102' } } });
@@ -160,27 +157,5 @@ describe('createAggregator', () => {
     const two = summarize([...records, ...other]);
     expect(new Set(two.groups.map((group) => group.surface))).toEqual(new Set(['typed', 'wide']));
     expect(two.groups.filter((group) => group.split === 'all' && group.kind === 'all').map((group) => group.trials)).toEqual([3, 3]);
-  });
-});
-
-describe('readRunTrials', () => {
-  const lines = hand().slice(0, 2).map((entry) => JSON.stringify(entry));
-
-  it('streams records and drops a torn last line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolmark-read-'));
-    writeFileSync(join(dir, 'trials.jsonl'), `${lines.join('\n')}\n${lines[0]!.slice(0, 40)}`);
-    const read: TrialRecord[] = [];
-    for await (const entry of readRunTrials(dir)) read.push(entry);
-    expect(read.map((entry) => entry.trial)).toEqual([0, 1]);
-  });
-
-  it('a bad line in the middle is a ConfigError naming the line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolmark-read-'));
-    writeFileSync(join(dir, 'trials.jsonl'), `${lines[0]}\n{"v":1}\n${lines[1]}\n`);
-    const read = async () => {
-      for await (const _ of readRunTrials(dir)) void _;
-    };
-    await expect(read()).rejects.toThrow(ConfigError);
-    await expect(read()).rejects.toThrow(/trials\.jsonl:2/);
   });
 });

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareSides, readRunTrials, type CompareInput } from '../../src/aggregate/index.ts';
+import { compareSides, type CompareInput } from '../../src/aggregate/index.ts';
+import { readTrials } from '../../src/run-folder/index.ts';
 import { renderCompareMarkdown } from '../../src/report/compare-markdown.ts';
 import type { Comparison } from '../../src/spec/index.ts';
 import { overfitPair, projectRoot, writeRun, type TrialSpec } from './runs.ts';
@@ -9,7 +10,7 @@ import { overfitPair, projectRoot, writeRun, type TrialSpec } from './runs.ts';
 const REPO = resolve(import.meta.dirname, '../..');
 
 function side(dir: string, surface: string | null = null, label = dir): CompareInput {
-  return { label, runId: dir.split('/').at(-1)!, runDir: dir, surface, records: readRunTrials(dir) };
+  return { label, runId: dir.split('/').at(-1)!, runDir: dir, surface, records: readTrials(dir) };
 }
 
 function cli(args: string[]) {

@@ -1,7 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { evaluateGate, readRunTrials } from '../../src/aggregate/index.ts';
+import { evaluateGate } from '../../src/aggregate/index.ts';
+import { readTrials } from '../../src/run-folder/index.ts';
 import { GateConfig } from '../../src/spec/index.ts';
 import { overfitPair, projectRoot, writeRun, type TrialSpec } from './runs.ts';
 
@@ -79,7 +80,7 @@ describe('evaluateGate', () => {
     const root = projectRoot();
     const baseDir = writeRun(root, 'base', wideBaseline);
     const dropDir = writeRun(root, 'drop', dropped);
-    const result = await evaluateGate({ runId: 'drop', records: readRunTrials(dropDir) }, { records: readRunTrials(baseDir) }, GateConfig.parse({ max_task_success_drop: 0.1 }));
+    const result = await evaluateGate({ runId: 'drop', records: readTrials(dropDir) }, { records: readTrials(baseDir) }, GateConfig.parse({ max_task_success_drop: 0.1 }));
     expect(result.pass).toBe(false);
     expect(result.checks.map((check) => [check.threshold, check.pass])).toEqual([
       ['heldout_task_success_drop', false],

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProject } from '../../src/load/index.ts';
-import { executeRun, planTrials, preflight, readTrials } from '../../src/solve/index.ts';
+import { executeRun, planTrials, preflight } from '../../src/solve/index.ts';
+import { readTrials } from '../../src/run-folder/index.ts';
 import { scoreTrial } from '../../src/score/index.ts';
 import { CassetteLine, TASK_KINDS } from '../../src/spec/index.ts';
 import { createProviders, parseProviderSpec } from '../../providers/index.ts';
@@ -60,7 +61,7 @@ describe('bench suite generator', () => {
     expect(outcome).toMatchObject({ ran: plan.length, errored: 0 });
 
     const byTrial = new Map<number, { passed: number; total: number }>();
-    for await (const record of readTrials(path.join(runDir, 'trials.jsonl'))) {
+    for await (const record of readTrials(runDir)) {
       const entry = byTrial.get(record.trial) ?? { passed: 0, total: 0 };
       entry.total += 1;
       if (record.success) entry.passed += 1;

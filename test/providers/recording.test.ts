@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCassetteWriter, recordingProvider } from '../../providers/recording.ts';
 import { createReplayProviders } from '../../providers/replay/index.ts';
 import { ScriptedProvider, callTurn, textTurn } from '../../providers/scripted.ts';
-import { RUN_FILES, executeRun, planTrials, readTrials } from '../../src/solve/index.ts';
+import { executeRun, planTrials } from '../../src/solve/index.ts';
+import { readTrials } from '../../src/run-folder/index.ts';
 import { CassetteLine } from '../../src/spec/index.ts';
 import type { TrialRecord } from '../../src/spec/index.ts';
 import { makeTask, notesRunDomain } from '../solve/fixtures/notes-domain.ts';
@@ -43,7 +44,7 @@ afterEach(() => {
 
 async function records(dir: string): Promise<Record<string, unknown>> {
   const list: [string, unknown][] = [];
-  for await (const record of readTrials(path.join(dir, RUN_FILES.trials))) {
+  for await (const record of readTrials(dir)) {
     const { started_at: _started, provider: _provider, ...rest } = record as TrialRecord;
     list.push([`${record.surface}/${record.task}/${record.trial}`, { ...rest, calls: rest.calls.map((call) => ({ ...call, latency_ms: 0 })) }]);
   }

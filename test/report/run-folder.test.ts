@@ -2,7 +2,8 @@ import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectRun, renderRunReports, streamTrials } from '../../src/report/index.ts';
+import { collectRun, renderRunReports } from '../../src/report/index.ts';
+import { readTrials } from '../../src/run-folder/index.ts';
 import { ConfigError, GateConfig } from '../../src/spec/index.ts';
 import { fixtureTrials, writeFixtureRun } from './fixture-run.ts';
 
@@ -31,7 +32,7 @@ describe('reading a run folder', () => {
   it('streams every trial record back', async () => {
     const dir = join(workDir, 'ok');
     const { records } = await writeFixtureRun(dir);
-    const read = await collect(streamTrials(dir));
+    const read = await collect(readTrials(dir));
     expect(read).toHaveLength(records.length);
     expect(read.map((record) => `${record.surface}/${record.task}/${record.trial}`)).toEqual(records.map((record) => `${record.surface}/${record.task}/${record.trial}`));
   });
@@ -40,7 +41,7 @@ describe('reading a run folder', () => {
     const dir = join(workDir, 'killed');
     const { records } = await writeFixtureRun(dir);
     await appendFile(join(dir, 'trials.jsonl'), JSON.stringify(records[0]).slice(0, 120));
-    expect(await collect(streamTrials(dir))).toHaveLength(records.length);
+    expect(await collect(readTrials(dir))).toHaveLength(records.length);
   });
 
   it('names the line of a corrupt record in the middle', async () => {
@@ -49,11 +50,11 @@ describe('reading a run folder', () => {
     const lines = (await readFile(join(dir, 'trials.jsonl'), 'utf8')).split('\n');
     lines[4] = '{"v":1,"provider":"replay"}';
     await writeFile(join(dir, 'trials.jsonl'), lines.join('\n'));
-    const error = await expectConfigError(collect(streamTrials(dir)), /trials\.jsonl:5: .*invalid TrialRecord/);
+    const error = await expectConfigError(collect(readTrials(dir)), /trials\.jsonl:5: .*invalid TrialRecord/);
     expect(error.issues[0]!.line).toBe(5);
     lines[4] = 'not json';
     await writeFile(join(dir, 'trials.jsonl'), lines.join('\n'));
-    await expectConfigError(collect(streamTrials(dir)), /trials\.jsonl:5: not JSON/);
+    await expectConfigError(collect(readTrials(dir)), /trials\.jsonl:5: not JSON/);
   });
 
   it('rejects folders that are not runs with a ConfigError', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { RUN_FILES, readTrials } from '../../src/solve/index.ts';
+import { RUN_FILES, readTrials } from '../../src/run-folder/index.ts';
 import { Manifest, Summary } from '../../src/spec/index.ts';
 import type { TrialRecord } from '../../src/spec/index.ts';
 
@@ -28,7 +28,7 @@ const base = ['run', '--root', root, '--domain', 'tickets', '--task', 'tickets-s
 
 async function trials(runDir: string): Promise<Record<string, unknown>> {
   const list: [string, unknown][] = [];
-  for await (const record of readTrials(path.join(runDir, RUN_FILES.trials))) {
+  for await (const record of readTrials(runDir)) {
     const { started_at: _started, ...rest } = record as TrialRecord;
     list.push([`${record.provider}/${record.model}/${record.surface}/${record.task}/${record.trial}`, { ...rest, calls: rest.calls.map((call) => ({ ...call, latency_ms: 0 })) }]);
   }

@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, appendFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScriptedProvider, callTurn, textTurn } from '../../providers/scripted.ts';
 import type { ScriptFunction } from '../../providers/scripted.ts';
-import { RUN_FILES, createRunId, executeRun, parseShard, planTrials, readTrials, repairTrials } from '../../src/solve/index.ts';
+import { executeRun, parseShard, planTrials } from '../../src/solve/index.ts';
+import { RUN_FILES, readTrials } from '../../src/run-folder/index.ts';
 import { ConfigError } from '../../src/spec/index.ts';
 import type { TrialRecord } from '../../src/spec/index.ts';
 import { makeTask, notesRunDomain } from './fixtures/notes-domain.ts';
@@ -50,7 +51,7 @@ afterEach(() => {
 
 async function records(dir: string): Promise<TrialRecord[]> {
   const list: TrialRecord[] = [];
-  for await (const record of readTrials(path.join(dir, RUN_FILES.trials))) list.push(record);
+  for await (const record of readTrials(dir)) list.push(record);
   return list;
 }
 
@@ -164,35 +165,5 @@ describe('executeRun', () => {
     expect(outcome.errored).toBe(2);
     const errored = (await records(dir)).filter((record) => record.status === 'errored');
     expect(errored.map((record) => record.error?.message)).toEqual(['socket hang up', 'socket hang up']);
-  });
-});
-
-describe('run folder', () => {
-  it('repairTrials drops only bytes after the last newline', () => {
-    const dir = tempRun();
-    const file = path.join(dir, 'trials.jsonl');
-    writeFileSync(file, '{"a":1}\n{"b":2}\n{"c":');
-    expect(repairTrials(file)).toBe(5);
-    expect(readFileSync(file, 'utf8')).toBe('{"a":1}\n{"b":2}\n');
-    expect(repairTrials(file)).toBe(0);
-    writeFileSync(file, 'torn');
-    expect(repairTrials(file)).toBe(4);
-    expect(readFileSync(file, 'utf8')).toBe('');
-  });
-
-  it('readTrials names a corrupt line that is not the torn tail', async () => {
-    const dir = tempRun();
-    await executeRun({ runDir: dir, plan: plan(1), concurrency: 1 });
-    const file = path.join(dir, RUN_FILES.trials);
-    const lines = readFileSync(file, 'utf8').split('\n');
-    lines[2] = '{not json';
-    writeFileSync(file, lines.join('\n'));
-    await expect(records(dir)).rejects.toThrow(/trials\.jsonl:3/);
-    truncateSync(file, 0);
-    expect(await records(dir)).toEqual([]);
-  });
-
-  it('run ids sort by time and are file-name safe', () => {
-    expect(createRunId(new Date('2026-11-29T22:40:00.123Z'), () => 'ab12')).toBe('2026-11-29T22-40-00Z-ab12');
   });
 });

@@ -30,6 +30,7 @@ async function compareAction(first: string, second: string | undefined, flags: C
   const { mkdir, writeFile } = await import('node:fs/promises');
   const { loadConfig } = await import('../../load/config.ts');
   const aggregate = await import('../../aggregate/index.ts');
+  const { readOptionalManifest, readTrials } = await import('../../run-folder/index.ts');
   const { renderCompareMarkdown } = await import('../../report/compare-markdown.ts');
 
   const split = splitOf(flags.split);
@@ -61,14 +62,14 @@ async function compareAction(first: string, second: string | undefined, flags: C
   }
 
   const input = async (ref: import('../../aggregate/index.ts').RunRef) => {
-    const manifest = await aggregate.readRunManifest(ref.runDir);
+    const manifest = readOptionalManifest(ref.runDir);
     return {
       label: ref.text,
       runId: manifest?.run_id ?? ref.runId,
       runDir: ref.runDir,
       surface: ref.surface,
       synthetic: manifest?.providers.some((provider) => provider.synthetic) ?? false,
-      records: aggregate.readRunTrials(ref.runDir),
+      records: readTrials(ref.runDir),
     };
   };
   let comparison;

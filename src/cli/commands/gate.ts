@@ -13,6 +13,7 @@ async function gateAction(runText: string, flags: GateFlags, setExitCode: (code:
   const path = await import('node:path');
   const { loadConfig } = await import('../../load/config.ts');
   const aggregate = await import('../../aggregate/index.ts');
+  const { readTrials } = await import('../../run-folder/index.ts');
 
   const root = path.resolve(flags.root ?? '.');
   const issues: ConfigIssue[] = [];
@@ -24,7 +25,7 @@ async function gateAction(runText: string, flags: GateFlags, setExitCode: (code:
 
   // `RUN:surface` narrows a side to one surface.
   async function* records(ref: typeof run) {
-    for await (const record of aggregate.readRunTrials(ref.runDir)) if (ref.surface === null || record.surface === ref.surface) yield record;
+    for await (const record of readTrials(ref.runDir)) if (ref.surface === null || record.surface === ref.surface) yield record;
   }
   let result;
   try {

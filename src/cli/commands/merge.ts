@@ -18,8 +18,10 @@ function unionBy<T>(lists: T[][], key: (item: T) => string): T[] {
 async function mergeAction(runs: string[], flags: MergeFlags): Promise<void> {
   const { existsSync, mkdirSync } = await import('node:fs');
   const { ProjectConfig } = await import('../../spec/index.ts');
-  const solve = await import('../../solve/index.ts');
-  const { finalizeRun, displayPath } = await import('./run.ts');
+  const { trialIdentity } = await import('../../solve/index.ts');
+  const runFolder = await import('../../run-folder/index.ts');
+  const { createRunFinalizer } = await import('../finalize-run.ts');
+  const { displayPath } = await import('./run.ts');
   const { formatSummaryTable } = await import('../summary-table.ts');
 
   // A run named twice counts once (its trials would be deduplicated anyway, its planned count not).
@@ -27,7 +29,7 @@ async function mergeAction(runs: string[], flags: MergeFlags): Promise<void> {
   const manifests: Manifest[] = [];
   for (const run of runs) {
     const dir = path.resolve(run);
-    const manifest = solve.readManifest(dir);
+    const manifest = runFolder.readManifest(dir);
     if (manifests.some((other) => other.run_id === manifest.run_id)) continue;
     dirs.push(dir);
     manifests.push(manifest);
@@ -45,7 +47,7 @@ async function mergeAction(runs: string[], flags: MergeFlags): Promise<void> {
     }
   });
 
-  const runId = flags.runId === undefined ? solve.createRunId() : solve.checkRunId(flags.runId);
+  const runId = flags.runId === undefined ? runFolder.createRunId() : runFolder.checkRunId(flags.runId);
   const runDir = path.join(path.resolve(flags.out ?? 'results'), runId);
   if (existsSync(runDir)) throw new ConfigError({ file: runDir, message: 'a run with this id already exists', expected: 'a new --run-id' });
   const first = manifests[0]!;
@@ -69,29 +71,31 @@ async function mergeAction(runs: string[], flags: MergeFlags): Promise<void> {
     planned: manifests.reduce((sum, manifest) => sum + manifest.planned, 0),
   };
   mkdirSync(runDir, { recursive: true });
-  solve.writeManifest(runDir, merged);
+  runFolder.writeManifest(runDir, merged);
 
-  // Dedupe by trial identity: the first run listed wins.
+  // Dedupe by trial identity: the first run listed wins. Summary and reports are fed as the trials are copied.
+  const finalizer = createRunFinalizer({ runId, config, synthetic: merged.providers.some((provider) => provider.synthetic) });
   const seen = new Set<string>();
-  const appender = new solve.TrialAppender(path.join(runDir, solve.RUN_FILES.trials));
+  const appender = new runFolder.TrialAppender(runDir);
   let duplicates = 0;
   try {
     for (const dir of dirs) {
-      for await (const record of solve.readTrials(path.join(dir, solve.RUN_FILES.trials))) {
-        const identity = solve.trialIdentity(record);
+      for await (const record of runFolder.readTrials(dir, { allowMissing: true })) {
+        const identity = trialIdentity(record);
         if (seen.has(identity)) {
           duplicates += 1;
           continue;
         }
         seen.add(identity);
         appender.append(record);
+        finalizer.add(record);
       }
     }
   } finally {
     appender.close();
   }
-  const summary = await finalizeRun(runDir, { runId, config, synthetic: merged.providers.some((provider) => provider.synthetic) });
-  solve.writeManifest(runDir, { ...merged, finished_at: manifests.map((manifest) => manifest.finished_at ?? '').sort().at(-1) || new Date().toISOString() });
+  const summary = await finalizer.finish(runDir);
+  runFolder.writeManifest(runDir, { ...merged, finished_at: manifests.map((manifest) => manifest.finished_at ?? '').sort().at(-1) || new Date().toISOString() });
   process.stdout.write(`${formatSummaryTable(summary)}\n\n`);
   process.stdout.write(`merged ${dirs.length} runs: ${seen.size} trials (${duplicates} duplicates dropped) → ${displayPath(runDir)}/\n`);
 }

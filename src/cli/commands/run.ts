@@ -61,29 +61,14 @@ function resolveRunDir(run: string, outDir: string): string {
   return path.isAbsolute(run) || run.includes(path.sep) ? path.resolve(run) : path.join(outDir, run);
 }
 
-/**
- * After the trials: aggregate `trials.jsonl` (streamed) into `summary.json`,
- * then render the reports. Shared with `toolmark merge`.
- */
-export async function finalizeRun(runDir: string, options: { runId: string; config: ProjectConfig; synthetic: boolean }): Promise<Summary> {
-  const { createAggregator } = await import('../../aggregate/index.ts');
-  const { readTrials, writeFileAtomic, RUN_FILES } = await import('../../solve/index.ts');
-  const aggregator = createAggregator({ runId: options.runId, prices: options.config.prices, synthetic: options.synthetic });
-  for await (const record of readTrials(path.join(runDir, RUN_FILES.trials))) aggregator.add(record);
-  const summary = aggregator.finish();
-  writeFileAtomic(path.join(runDir, RUN_FILES.summary), `${JSON.stringify(summary, null, 2)}\n`);
-  const { renderRunReports } = await import('../../report/index.ts');
-  await renderRunReports(runDir, { gate: options.config.gate });
-  return summary;
-}
-
 type Solve = typeof import('../../solve/index.ts');
+type RunFolder = typeof import('../../run-folder/index.ts');
 
 /** The selection of a new run (config defaults, flags override), or the stored one of a resumed run. */
-function chooseSelection(flags: RunFlags, config: ProjectConfig, outDir: string, solve: Solve, exists: (file: string) => boolean): { selection: StoredSelection; runDir: string; resumed: Manifest | null } {
+function chooseSelection(flags: RunFlags, config: ProjectConfig, outDir: string, solve: Solve, runFolder: RunFolder, exists: (file: string) => boolean): { selection: StoredSelection; runDir: string; resumed: Manifest | null } {
   if (flags.resume) {
     const runDir = resolveRunDir(flags.resume, outDir);
-    const resumed = solve.readManifest(runDir);
+    const resumed = runFolder.readManifest(runDir);
     const selection = (resumed.config as { selection?: StoredSelection }).selection;
     if (!selection) throw new ConfigError({ file: path.join(runDir, 'manifest.json'), field: 'config.selection', message: 'this run has no stored selection, so it cannot be resumed' });
     return { selection, runDir, resumed };
@@ -99,7 +84,7 @@ function chooseSelection(flags: RunFlags, config: ProjectConfig, outDir: string,
     allow_stale: flags.allowStale ?? false,
   };
   if (selection.shard) solve.parseShard(selection.shard);
-  const runDir = path.join(outDir, flags.runId === undefined ? solve.createRunId() : solve.checkRunId(flags.runId));
+  const runDir = path.join(outDir, flags.runId === undefined ? runFolder.createRunId() : runFolder.checkRunId(flags.runId));
   if (exists(runDir)) throw new ConfigError({ file: runDir, message: 'a run with this id already exists', expected: 'a new --run-id, or --resume to continue it' });
   return { selection, runDir, resumed: null };
 }
@@ -185,6 +170,8 @@ async function gitCommit(root: string): Promise<string | null> {
 async function runAction(flags: RunFlags, setExitCode: (code: number) => void): Promise<void> {
   const { loadProject } = await import('../../load/index.ts');
   const solve = await import('../../solve/index.ts');
+  const runFolder = await import('../../run-folder/index.ts');
+  const { createRunFinalizer } = await import('../finalize-run.ts');
   const { scoreTrial } = await import('../../score/index.ts');
   const { createProgress } = await import('../progress.ts');
   const { formatSummaryTable } = await import('../summary-table.ts');
@@ -195,7 +182,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   const concurrency = positiveInteger('--concurrency', flags.concurrency);
   const firstLoad = await loadProject(root, flags.domain.length ? { domains: flags.domain } : {});
   const config = firstLoad.config;
-  const { selection, runDir, resumed } = chooseSelection(flags, config, path.resolve(root, flags.out ?? config.run.out), solve, existsSync);
+  const { selection, runDir, resumed } = chooseSelection(flags, config, path.resolve(root, flags.out ?? config.run.out), solve, runFolder, existsSync);
   if (!resumed) await checkWritable('--out', path.dirname(runDir), 'folder');
   // A resumed run loads the domains it was started with.
   const project = resumed && selection.domains.join() !== flags.domain.join() ? await loadProject(root, selection.domains.length ? { domains: selection.domains } : {}) : firstLoad;
@@ -231,7 +218,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     planned: plan.length,
   };
   mkdirSync(runDir, { recursive: true });
-  solve.writeManifest(runDir, { ...manifest, finished_at: null });
+  runFolder.writeManifest(runDir, { ...manifest, finished_at: null });
 
   // 3. The trials. Ctrl-C once: schedule nothing more, let trials in flight finish.
   // Twice: leave now (trials.jsonl holds whole lines plus at most one torn line, which resume drops).
@@ -243,6 +230,8 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   };
   process.on('SIGINT', onInterrupt);
   const progress = createProgress(process.stderr);
+  // Summary and reports are fed as the trials stream by (the resumed part, then each new trial).
+  const finalizer = createRunFinalizer({ runId, config, synthetic });
   let outcome: Awaited<ReturnType<Solve['executeRun']>>;
   try {
     outcome = await solve.executeRun({
@@ -254,6 +243,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
       finish: (record: TrialRecord, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
       onStart: (info) => progress.start(info),
       onTrialDone: (record) => progress.tick(record),
+      observe: (record) => finalizer.add(record),
     });
   } finally {
     progress.stop();
@@ -261,8 +251,8 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   }
 
   // 4. Summary and reports of what finished (all of it, unless interrupted).
-  const summary = await finalizeRun(runDir, { runId, config, synthetic });
-  if (!outcome.interrupted) solve.writeManifest(runDir, { ...manifest, finished_at: new Date().toISOString() });
+  const summary = await finalizer.finish(runDir);
+  if (!outcome.interrupted) runFolder.writeManifest(runDir, { ...manifest, finished_at: new Date().toISOString() });
   process.stdout.write(`${formatSummaryTable(summary)}\n\n`);
   const shown = displayPath(runDir);
   const repaired = outcome.repairedBytes > 0 ? `, dropped a torn last line (${outcome.repairedBytes} bytes)` : '';
