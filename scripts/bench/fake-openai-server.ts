@@ -20,6 +20,8 @@ let mode = { refuse_every: 0, retry_after: '0.2' };
 let attempts = new Map<string, number>();
 let answered = new Map<string, number>();
 let refused = 0;
+/** TCP connections opened since the last reset: with keep-alive, about the client's concurrency, not its request count. */
+let connections = 0;
 
 function readBody(request: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -73,13 +75,14 @@ const server = createServer(async (request, response) => {
   const body = await readBody(request);
   if (request.url === '/bench/stats') {
     const duplicates = [...answered].filter(([, count]) => count > 1).map(([id]) => id);
-    sendJson(response, 200, { ids: answered.size, answers: [...answered.values()].reduce((sum, count) => sum + count, 0), attempts: [...attempts.values()].reduce((sum, count) => sum + count, 0), refused, duplicates, answered_ids: [...answered.keys()] });
+    sendJson(response, 200, { ids: answered.size, answers: [...answered.values()].reduce((sum, count) => sum + count, 0), attempts: [...attempts.values()].reduce((sum, count) => sum + count, 0), refused, duplicates, connections, answered_ids: [...answered.keys()] });
     return;
   }
   if (request.url === '/bench/reset') {
     attempts = new Map();
     answered = new Map();
     refused = 0;
+    connections = 0;
     sendJson(response, 200, { ok: true });
     return;
   }
@@ -111,6 +114,9 @@ const server = createServer(async (request, response) => {
   }, DELAY_MS);
 });
 server.keepAliveTimeout = 30_000;
+server.on('connection', () => {
+  connections += 1;
+});
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(`listening ${(server.address() as AddressInfo).port}\n`);
 });

@@ -23,7 +23,8 @@ export interface LiveResult {
   failed: number;
   /** Results whose text does not name their own request id, or ids answered twice (must be 0). */
   mismatched: number;
-  server: { ids: number; answers: number; attempts: number; refused: number; duplicates: number; missing: number };
+  /** `connections`: TCP connections the client opened during the measurement (keep-alive: about `concurrency`). */
+  server: { ids: number; answers: number; attempts: number; refused: number; duplicates: number; missing: number; connections: number };
 }
 
 const SERVER = fileURLToPath(new URL('./fake-openai-server.ts', import.meta.url));
@@ -111,6 +112,7 @@ export async function measureLive(options: { url: string; count: number; concurr
       refused: stats.refused,
       duplicates: stats.duplicates.length,
       missing: ids.filter((id) => !answeredIds.has(id)).length,
+      connections: stats.connections,
     },
   };
 }

@@ -1,11 +1,10 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { schemaCost } from '../../src/cost/schema-cost.ts';
 import { createRunFinalizer } from '../../src/cli/finalize-run.ts';
 import { loadProject } from '../../src/load/index.ts';
 import { RUN_FILES, readManifest, readTrials, writeManifest } from '../../src/run-folder/index.ts';
 import { scoreTrial } from '../../src/score/index.ts';
-import { executeRun, planTrials, preflight } from '../../src/solve/index.ts';
+import { executeRun, planSchemaCosts, planTrials, preflight, surfaceKey } from '../../src/solve/index.ts';
 import type { Manifest, Task } from '../../src/spec/index.ts';
 import { createProviders, parseProviderSpec } from '../../providers/index.ts';
 
@@ -47,6 +46,39 @@ const cpu = () => { const usage = process.cpuUsage(); return (usage.user + usage
 /** Replay the bench project at `root` into `root/results/<runId>` and time each phase. */
 export async function timedReplay(root: string, runId: string, hooks: { onTrialDone?: (done: number) => void; onPhase?: (phase: string) => void } = {}): Promise<ReplayTimings> {
   const started = now();
+  // Start-up and trials in their own scope, as in `toolmark run`: the project,
+  // the cassettes and the plan are garbage by the time the reports render.
+  const { runDir, manifest, outcome, finalizer, afterStartup, cpuStart } = await replayTrials(root, runId, hooks);
+  const afterTrials = now();
+  const cpuTrials = cpu();
+  hooks.onPhase?.('trials');
+  // The finalizer's two steps, timed apart.
+  finalizer.writeSummary(runDir);
+  const afterSummary = now();
+  const cpuSummary = cpu();
+  hooks.onPhase?.('summary');
+  await finalizer.writeReports(runDir);
+  writeManifest(runDir, { ...manifest, finished_at: new Date().toISOString() });
+  const finished = now();
+  const cpuFinished = cpu();
+
+  return {
+    trials: outcome.ran,
+    errored: outcome.errored,
+    startupMs: afterStartup - started,
+    trialsMs: afterTrials - afterStartup,
+    summaryMs: afterSummary - afterTrials,
+    reportMs: finished - afterSummary,
+    throughput: outcome.ran / ((afterSummary - afterStartup) / 1000),
+    throughputWithReports: outcome.ran / ((finished - afterStartup) / 1000),
+    cpuMs: { trials: cpuTrials - cpuStart, summary: cpuSummary - cpuTrials, report: cpuFinished - cpuSummary },
+    runDir,
+    // The size from the file system: reading a 350 MB file to measure it would be the run's peak memory.
+    trialsBytes: statSync(path.join(runDir, RUN_FILES.trials)).size,
+  };
+}
+
+async function replayTrials(root: string, runId: string, hooks: { onTrialDone?: (done: number) => void; onPhase?: (phase: string) => void }) {
   const project = await loadProject(root);
   const { config } = project;
   const selection = { providers: config.run.providers, surfaces: [], split: config.run.split, trials: config.run.trials, domains: [], task: null, shard: null, allow_stale: false };
@@ -57,11 +89,12 @@ export async function timedReplay(root: string, runId: string, hooks: { onTrialD
   preflight(plan, { settings });
   const runDir = path.join(root, config.run.out, runId);
   mkdirSync(runDir, { recursive: true });
+  const costs = await planSchemaCosts(plan);
   const surfaces = new Map<string, Manifest['surfaces'][number]>();
   const tasks = new Map<string, Manifest['tasks'][number]>();
   for (const domain of project.domains) {
     for (const surface of domain.surfaces) {
-      const cost = schemaCost(surface.payload);
+      const cost = costs.get(surfaceKey({ domain, surface }))!;
       surfaces.set(surface.id, { domain: domain.name, id: surface.id, hash: surface.hash, schema_tokens: cost.tokens, schema_bytes: cost.bytes });
     }
     for (const task of domain.tasks) tasks.set(task.id, { domain: domain.name, id: task.id, kind: task.kind, split: task.split });
@@ -94,36 +127,12 @@ export async function timedReplay(root: string, runId: string, hooks: { onTrialD
     plan,
     concurrency: config.run.concurrency,
     settings,
+    schemaCosts: costs,
     finish: (record, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
     onTrialDone: hooks.onTrialDone && (() => hooks.onTrialDone!((done += 1))),
     observe: (record) => finalizer.add(record),
   });
-  const afterTrials = now();
-  const cpuTrials = cpu();
-  hooks.onPhase?.('trials');
-  // The finalizer's two steps, timed apart.
-  finalizer.writeSummary(runDir);
-  const afterSummary = now();
-  const cpuSummary = cpu();
-  hooks.onPhase?.('summary');
-  await finalizer.writeReports(runDir);
-  writeManifest(runDir, { ...manifest, finished_at: new Date().toISOString() });
-  const finished = now();
-  const cpuFinished = cpu();
-
-  return {
-    trials: outcome.ran,
-    errored: outcome.errored,
-    startupMs: afterStartup - started,
-    trialsMs: afterTrials - afterStartup,
-    summaryMs: afterSummary - afterTrials,
-    reportMs: finished - afterSummary,
-    throughput: outcome.ran / ((afterSummary - afterStartup) / 1000),
-    throughputWithReports: outcome.ran / ((finished - afterStartup) / 1000),
-    cpuMs: { trials: cpuTrials - cpuStart, summary: cpuSummary - cpuTrials, report: cpuFinished - cpuSummary },
-    runDir,
-    trialsBytes: readFileSync(path.join(runDir, RUN_FILES.trials)).length,
-  };
+  return { runDir, manifest, outcome, finalizer, afterStartup, cpuStart };
 }
 
 export interface RescoreTimings {

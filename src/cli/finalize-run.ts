@@ -1,5 +1,5 @@
-import { createAggregator } from '../aggregate/index.ts';
-import { createRunCollector, writeReports } from '../report/index.ts';
+import { createAggregator, type Aggregator } from '../aggregate/index.ts';
+import { createRunCollector, writeReports, type RunCollector } from '../report/index.ts';
 import { readManifest, readSummary, writeSummary } from '../run-folder/index.ts';
 import type { ProjectConfig, Summary, TrialRecord } from '../spec/index.ts';
 
@@ -16,30 +16,36 @@ import type { ProjectConfig, Summary, TrialRecord } from '../spec/index.ts';
 export interface RunFinalizer {
   /** One trial of the run, in `trials.jsonl` order. */
   add(record: TrialRecord): void;
-  /** Write summary.json of the trials added; returns it. */
+  /** Write summary.json of the trials added; returns it. Once only, after the last `add`. */
   writeSummary(runDir: string): Summary;
-  /** Write report.md, report.html and junit.xml (after `writeSummary`; the manifest is already written). */
+  /** Write report.md, report.html and junit.xml (once, after `writeSummary`; the manifest is already written). */
   writeReports(runDir: string): Promise<void>;
   /** Both steps: summary, then reports; returns the summary. */
   finish(runDir: string): Promise<Summary>;
 }
 
 export function createRunFinalizer(options: { runId: string; config: ProjectConfig; synthetic: boolean }): RunFinalizer {
-  const aggregator = createAggregator({ runId: options.runId, prices: options.config.prices, synthetic: options.synthetic });
-  const collector = createRunCollector();
+  // Each reducer is let go as soon as its result is made: the aggregator's
+  // reservoirs and the collector's per-trial tallies are garbage while the
+  // reports render (a 100,000-trial run's peak memory is in that step).
+  let aggregator: Aggregator | null = createAggregator({ runId: options.runId, prices: options.config.prices, synthetic: options.synthetic });
+  let collector: RunCollector | null = createRunCollector();
   const finalizer: RunFinalizer = {
     add(record) {
-      aggregator.add(record);
-      collector.add(record);
+      aggregator!.add(record);
+      collector!.add(record);
     },
     writeSummary(runDir) {
-      const summary = aggregator.finish();
+      const summary = aggregator!.finish();
+      aggregator = null;
       writeSummary(runDir, summary);
       return summary;
     },
     async writeReports(runDir) {
       // The reports see the run folder's documents as written (as `toolmark report` would read them).
-      await writeReports(collector.finish({ runDir, manifest: readManifest(runDir), summary: readSummary(runDir) }), options.config.gate);
+      const data = collector!.finish({ runDir, manifest: readManifest(runDir), summary: readSummary(runDir) });
+      collector = null;
+      await writeReports(data, options.config.gate);
     },
     async finish(runDir) {
       const summary = finalizer.writeSummary(runDir);

@@ -135,8 +135,9 @@ class ToolRegistry<State> implements Registry<State> {
       );
     }
 
-    // 4. approval, bound to this tool and these exact arguments (key excluded)
-    const fingerprint = approvalFingerprint(call.arguments, runtime.idempotency_key);
+    // 4. approval, bound to this tool and these exact arguments (key excluded).
+    // The fingerprint serves approval and idempotency only; a plain read needs neither.
+    const fingerprint = runtime.approval === 'required' || runtime.idempotency_key !== null ? approvalFingerprint(call.arguments, runtime.idempotency_key) : '';
     if (runtime.approval === 'required' && !context.approvals.some((approval) => approval.tool === tool.name && approval.fingerprint === fingerprint)) {
       return failure(
         toolError('approval_required', `${tool.name} is a ${runtime.effect} and needs the user's approval for exactly these arguments first.`, {

@@ -4,10 +4,10 @@
  * for CI. All three come from one streaming pass over trials.jsonl plus the
  * run's summary.json and manifest.json.
  */
-import { writeFile } from 'node:fs/promises';
+import { open, writeFile, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GateConfig } from '../spec/index.ts';
-import { renderHtml } from './html/page.ts';
+import { renderHtmlChunks } from './html/page.ts';
 import { renderJunit } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import { collectRun, type RunData } from './run-data.ts';
@@ -15,7 +15,7 @@ import { collectRun, type RunData } from './run-data.ts';
 export { collectRun, createRunCollector, isSynthetic, type RunCollector, type RunData } from './run-data.ts';
 export { renderMarkdown } from './markdown.ts';
 export { renderJunit, xmlEscape } from './junit.ts';
-export { renderHtml } from './html/page.ts';
+export { renderHtml, renderHtmlChunks } from './html/page.ts';
 export { DEFAULT_SAMPLE_LIMIT } from './trial-sample.ts';
 
 /** File names the reports are written under, inside the run folder. */
@@ -44,11 +44,39 @@ export async function writeReports(data: RunData, gate: GateConfig): Promise<{ m
     html: join(runDir, REPORT_FILES.html),
     junit: join(runDir, REPORT_FILES.junit),
   };
-  const html = await renderHtml(data);
+  const html = await renderHtmlChunks(data);
   await Promise.all([
     writeFile(paths.markdown, renderMarkdown(data)),
-    writeFile(paths.html, html),
+    writeChunks(paths.html, html),
     writeFile(paths.junit, renderJunit(data, gate)),
   ]);
   return paths;
+}
+
+/** Bytes gathered before each write: few writes, and never the whole page in memory at once. */
+const WRITE_BATCH = 1 << 20;
+
+/** Write a file from a sequence of strings, in batches of about WRITE_BATCH characters. */
+async function writeChunks(file: string, chunks: Iterable<string>): Promise<void> {
+  const handle = await open(file, 'w');
+  try {
+    let batch: string[] = [];
+    let size = 0;
+    for (const chunk of chunks) {
+      batch.push(chunk);
+      size += chunk.length;
+      if (size < WRITE_BATCH) continue;
+      await writeAll(handle, batch.join(''));
+      batch = [];
+      size = 0;
+    }
+    if (batch.length > 0) await writeAll(handle, batch.join(''));
+  } finally {
+    await handle.close();
+  }
+}
+
+async function writeAll(handle: FileHandle, text: string): Promise<void> {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let offset = 0; offset < bytes.length;) offset += (await handle.write(bytes, offset, bytes.length - offset)).bytesWritten;
 }

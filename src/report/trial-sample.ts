@@ -107,30 +107,83 @@ function priority(record: TrialRecord): number {
   return hash;
 }
 
-interface Ranked { priority: number; trial: BrowserTrial }
+interface Ranked { priority: number; order: number; trial: BrowserTrial }
 
-/** Keeps the `limit` entries of lowest priority, in bounded memory (trim when twice full). */
-function boundedPool(limit: number) {
-  const items: Ranked[] = [];
+/** Does `a` rank after `b`: higher priority, or equal priority and offered later? */
+function after(a: Ranked, b: Ranked): boolean {
+  return a.priority > b.priority || (a.priority === b.priority && a.order > b.order);
+}
+
+/**
+ * Keeps the `limit` entries of lowest priority (ties: the first offered), in
+ * memory for `limit` entries at most: a binary max-heap whose top is the
+ * entry to drop next. A run of 100,000 trials keeps 2,000 per pool.
+ */
+function boundedPool(initialLimit: number) {
+  let limit = initialLimit;
+  const heap: Ranked[] = [];
   let seen = 0;
-  // Priority of the last kept entry at the latest trim: anything at or above it can never be kept.
-  let cutoff = Infinity;
-  const trim = () => {
-    items.sort((a, b) => a.priority - b.priority);
-    items.length = Math.min(items.length, limit);
-    if (items.length === limit && limit > 0) cutoff = items[limit - 1]!.priority;
+  const swap = (i: number, j: number) => {
+    const item = heap[i]!;
+    heap[i] = heap[j]!;
+    heap[j] = item;
+  };
+  const siftUp = (index: number) => {
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (!after(heap[index]!, heap[parent]!)) return;
+      swap(index, parent);
+      index = parent;
+    }
+  };
+  const siftDown = (index: number) => {
+    for (;;) {
+      const left = 2 * index + 1;
+      const right = left + 1;
+      let largest = index;
+      if (left < heap.length && after(heap[left]!, heap[largest]!)) largest = left;
+      if (right < heap.length && after(heap[right]!, heap[largest]!)) largest = right;
+      if (largest === index) return;
+      swap(index, largest);
+      index = largest;
+    }
+  };
+  /** Drop the highest-priority entries beyond `limit`. */
+  const trimTo = (next: number) => {
+    limit = Math.max(0, next);
+    while (heap.length > limit) {
+      const last = heap.pop()!;
+      if (heap.length === 0) break;
+      heap[0] = last;
+      siftDown(0);
+    }
   };
   return {
-    /** `build` runs only for an entry that may be kept, so most records are never converted. */
+    /** `build` runs only for an entry that is kept, so most records are never converted. */
     offer(priority: number, build: () => BrowserTrial) {
+      const order = seen;
       seen += 1;
-      if (priority >= cutoff || limit === 0) return;
-      items.push({ priority, trial: build() });
-      if (items.length >= 2 * limit) trim();
+      if (limit === 0) return;
+      if (heap.length < limit) {
+        heap.push({ priority, order, trial: build() });
+        siftUp(heap.length - 1);
+        return;
+      }
+      // Full: a later entry replaces the top only with a strictly lower priority.
+      if (priority >= heap[0]!.priority) return;
+      heap[0] = { priority, order, trial: build() };
+      siftDown(0);
     },
+    /** Lower the limit (never raised): the entries of lowest priority seen so far stay. */
+    shrink(next: number) {
+      if (next < limit) trimTo(next);
+    },
+    get size() {
+      return heap.length;
+    },
+    /** The kept entries, lowest priority first. */
     take(): BrowserTrial[] {
-      trim();
-      return items.map((item) => item.trial);
+      return [...heap].sort((a, b) => a.priority - b.priority || a.order - b.order).map((item) => item.trial);
     },
     get seen() {
       return seen;
@@ -149,8 +202,14 @@ export function createTrialSample(limit = DEFAULT_SAMPLE_LIMIT) {
   const passes = boundedPool(limit);
   return {
     add(record: TrialRecord) {
-      const pool = trialOutcome(record) === 'pass' ? passes : problems;
-      pool.offer(priority(record), () => toBrowserTrial(record));
+      if (trialOutcome(record) === 'pass') {
+        passes.offer(priority(record), () => toBrowserTrial(record));
+        return;
+      }
+      problems.offer(priority(record), () => toBrowserTrial(record));
+      // Passes only fill what the problems leave of the cap, and problems never leave: once
+      // they hold `limit`, no pass can be shown and the pool of passes is let go.
+      passes.shrink(limit - problems.size);
     },
     finish(): { trials: BrowserTrial[]; total: number; limit: number } {
       const chosen = problems.take();

@@ -22,6 +22,8 @@ export class ApprovalLedger {
   readonly #actions: ReadonlyMap<string, ActionSpec>;
   /** `${action}\n${fingerprint}` of every approval granted so far. */
   readonly #granted = new Set<string>();
+  /** The last fingerprint made: one call asks about the same action and arguments up to three times. */
+  #last: { action: string; args: unknown; fingerprint: string } | null = null;
 
   constructor(policy: ApprovalPolicy, actions: readonly ActionSpec[]) {
     this.#policy = policy;
@@ -29,7 +31,11 @@ export class ApprovalLedger {
   }
 
   #fingerprint(action: string, args: unknown): string {
-    return approvalFingerprint(args, this.#actions.get(action)?.idempotency_key ?? null);
+    const last = this.#last;
+    if (last !== null && last.action === action && last.args === args) return last.fingerprint;
+    const fingerprint = approvalFingerprint(args, this.#actions.get(action)?.idempotency_key ?? null);
+    this.#last = { action, args, fingerprint };
+    return fingerprint;
   }
 
   /** Did the user approve action `action` with these (action-level) arguments? */

@@ -11,7 +11,7 @@ export { judgeEffects } from './side-effects.ts';
 export { planTrials, trialIdentity, parseShard } from './plan.ts';
 export type { PlannedTrial, RunDomain, RunSelection, TrialIdentityFields } from './plan.ts';
 export { preflight } from './preflight.ts';
-export { executeRun } from './run.ts';
+export { executeRun, planSchemaCosts, surfaceKey } from './run.ts';
 export type { ExecuteRunOptions, RunOutcome } from './run.ts';
 // Run folders are src/run-folder's; the file names stay importable from here for older callers.
 export { RUN_FILES } from '../run-folder/index.ts';

@@ -25,7 +25,7 @@ export interface RunSelection {
 
 /** One trial to run, with its stable identity. */
 export interface PlannedTrial {
-  identity: string;
+  readonly identity: string;
   provider: Provider;
   domain: RunDomain;
   surface: ResolvedSurface;
@@ -64,6 +64,25 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /**
+ * A planned trial. A 100,000-trial plan is held for the whole run, so each
+ * entry is five references and its identity string is made only when asked
+ * for (a resumed run compares them; a fresh run never needs them).
+ */
+class Planned implements PlannedTrial {
+  constructor(
+    readonly provider: Provider,
+    readonly domain: RunDomain,
+    readonly surface: ResolvedSurface,
+    readonly task: Task,
+    readonly trial: number,
+  ) {}
+
+  get identity(): string {
+    return trialIdentity({ provider: this.provider.id, model: this.provider.model, domain: this.domain.name, surface: this.surface.id, task: this.task.id, trial: this.trial });
+  }
+}
+
+/**
  * Every trial of providers × domains × surfaces × tasks × trials, in a fixed
  * order, filtered by the selection. Unknown surfaces and an empty selection
  * are ConfigErrors (nothing has run yet).
@@ -84,8 +103,7 @@ export function planTrials(domains: readonly RunDomain[], providers: readonly Pr
       for (const surface of surfaces) {
         for (const task of tasks) {
           for (let trial = 0; trial < selection.trials; trial += 1) {
-            const identity = trialIdentity({ provider: provider.id, model: provider.model, domain: domain.name, surface: surface.id, task: task.id, trial });
-            plan.push({ identity, provider, domain, surface, task, trial });
+            plan.push(new Planned(provider, domain, surface, task, trial));
           }
         }
       }

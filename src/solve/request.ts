@@ -1,5 +1,5 @@
 import { ModelRequest } from '../spec/index.ts';
-import type { ModelMessage, ModelSettings, ResolvedSurface, Task } from '../spec/index.ts';
+import type { ModelMessage, ModelSettings, ResolvedSurface, Task, ToolDefinition } from '../spec/index.ts';
 
 /** The conversation a trial starts from: the task's messages, as written. */
 export function initialMessages(task: Pick<Task, 'messages'>): ModelMessage[] {
@@ -11,14 +11,30 @@ export function initialMessages(task: Pick<Task, 'messages'>): ModelMessage[] {
 /**
  * One normalised request: the conversation so far and the surface's exact
  * tools payload (the same array every turn, so its hash is stable).
+ *
+ * Built directly rather than through `ModelRequest.parse`, which would copy
+ * and re-validate the whole tools payload on every turn: the messages are
+ * the runner's own (already normalised), and a loaded surface's payload is
+ * normalised by the loader. A payload that is not (a hand-made surface
+ * without `strict`, or with extra keys) still goes through the schema.
  */
 export function buildRequest(options: { model: string; surface: ResolvedSurface; messages: readonly ModelMessage[]; settings?: ModelSettings }): ModelRequest {
-  return ModelRequest.parse({
+  const request: ModelRequest = {
     model: options.model,
     system: options.surface.system ?? null,
-    messages: options.messages,
+    // A copy: the trial keeps appending to its conversation after this request is sent.
+    messages: options.messages.slice(),
     tools: options.surface.payload,
     tool_choice: 'auto',
     settings: options.settings ?? {},
-  });
+  };
+  return options.surface.payload.every(isNormalTool) ? request : ModelRequest.parse(request);
+}
+
+/** Exactly the four fields of a ToolDefinition, with their types (what the schema would return unchanged). */
+function isNormalTool(tool: ToolDefinition): boolean {
+  return typeof tool.name === 'string' && typeof tool.description === 'string'
+    && typeof tool.parameters === 'object' && tool.parameters !== null && !Array.isArray(tool.parameters)
+    && typeof tool.strict === 'boolean'
+    && Object.keys(tool).length === 4;
 }

@@ -1,6 +1,6 @@
 import { createRegistry } from '../registry/index.ts';
 import type { Registry } from '../registry/index.ts';
-import { schemaCost } from '../cost/schema-cost.ts';
+import { countSchemaCosts } from '../cost/schema-cost.ts';
 import type { SchemaCost } from '../cost/schema-cost.ts';
 import { canonicalJson } from '../spec/index.ts';
 import type { ModelSettings, TrialRecord } from '../spec/index.ts';
@@ -10,12 +10,17 @@ import { trialIdentity } from './plan.ts';
 import { buildRequest } from './request.ts';
 import { runTrial } from './trial.ts';
 
+/** Trials started between two pauses of the worker pool (see `breathe` in executeRun). */
+const PAUSE_EVERY = 64;
+
 export interface ExecuteRunOptions {
   /** The run folder; its manifest is already written. */
   runDir: string;
   plan: readonly PlannedTrial[];
   concurrency: number;
   settings?: ModelSettings;
+  /** Schema cost of each surface of the plan, by `surfaceKey` (the CLI counts them once for the manifest); counted here when absent. */
+  schemaCosts?: ReadonlyMap<string, SchemaCost>;
   /** Turns a raw record into the one written (the CLI scores it here). */
   finish?: (record: TrialRecord, planned: PlannedTrial) => TrialRecord;
   /** Aborted = schedule no more trials; trials in flight finish and are written. */
@@ -54,13 +59,13 @@ export interface RunOutcome {
 export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome> {
   const repairedBytes = repairTrials(options.runDir);
   const done = await finishedIdentities(options.runDir, options.observe);
-  const todo = options.plan.filter((planned) => !done.has(planned.identity));
+  const todo = done.size === 0 ? options.plan : options.plan.filter((planned) => !done.has(planned.identity));
   const skipped = options.plan.length - todo.length;
   options.onStart?.({ total: options.plan.length, skipped, todo: todo.length });
 
   // Registries and schema costs hold no trial state, so one per domain / surface is shared.
   const registries = new Map<string, Registry<unknown>>();
-  const costs = new Map<string, SchemaCost>();
+  const costs = options.schemaCosts ?? await planSchemaCosts(todo);
   const toolsJsons = new Map<string, string>();
   const appender = new TrialAppender(options.runDir);
   let ran = 0;
@@ -71,11 +76,9 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     if (options.stop?.aborted) return;
     let registry = registries.get(planned.domain.name);
     if (!registry) registries.set(planned.domain.name, (registry = createRegistry(planned.domain.domain.tools) as Registry<unknown>));
-    const costKey = `${planned.domain.name}\n${planned.surface.id}\n${planned.surface.hash}`;
-    let cost = costs.get(costKey);
-    if (!cost) costs.set(costKey, (cost = schemaCost(planned.surface.payload)));
-    let toolsJson = toolsJsons.get(costKey);
-    if (toolsJson === undefined) toolsJsons.set(costKey, (toolsJson = canonicalJson(buildRequest({ model: planned.provider.model, surface: planned.surface, messages: [] }).tools)));
+    const key = surfaceKey(planned);
+    let toolsJson = toolsJsons.get(key);
+    if (toolsJson === undefined) toolsJsons.set(key, (toolsJson = canonicalJson(buildRequest({ model: planned.provider.model, surface: planned.surface, messages: [] }).tools)));
     const raw = await runTrial({
       provider: planned.provider,
       domain: planned.domain.domain,
@@ -84,7 +87,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
       trial: planned.trial,
       registry,
       settings: options.settings,
-      schemaCost: cost,
+      schemaCost: costs.get(key),
       toolsJson,
       signal: options.signal,
     });
@@ -96,14 +99,31 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     options.onTrialDone?.(record);
   };
 
+  let next = 0;
+  // Replayed trials never wait for I/O: without a pause the whole run would be
+  // one stretch of microtasks, and nothing else could run until it ended — not
+  // a timer, not the Ctrl-C handler (a SIGINT is delivered by the event loop).
+  // Every PAUSE_EVERY trials all workers wait for one setImmediate together;
+  // counted in trials, not time, so a replay keeps its deterministic order.
+  let pause: Promise<void> | null = null;
+  const breathe = async (): Promise<void> => {
+    if (pause === null && (next === 0 || next % PAUSE_EVERY !== 0)) return;
+    pause ??= new Promise((resolve) => setImmediate(() => {
+      pause = null;
+      resolve();
+    }));
+    await pause;
+  };
+
   // A fixed pool of workers pulls the next planned trial, rather than one queued
   // promise per trial: a 100,000-trial run would otherwise hold 100,000 closures
   // from the start. Like allSettled, a failed trial does not stop the others;
   // the failure of the earliest planned trial is thrown at the end.
-  let next = 0;
   let failure: { index: number; reason: unknown } | null = null;
   const worker = async (): Promise<void> => {
     while (next < todo.length) {
+      await breathe();
+      if (next >= todo.length) break;
       const index = next;
       next += 1;
       try {
@@ -130,4 +150,24 @@ async function finishedIdentities(runDir: string, observe?: (record: TrialRecord
     observe?.(record);
   }
   return done;
+}
+
+/** Key of a planned trial's surface (domain, id and content hash) for per-surface caches. */
+export function surfaceKey(planned: Pick<PlannedTrial, 'domain' | 'surface'>): string {
+  return `${planned.domain.name}\n${planned.surface.id}\n${planned.surface.hash}`;
+}
+
+/**
+ * The schema cost of every surface of a plan, by `surfaceKey`: counted
+ * together in one short-lived worker (src/cost), so the tokenizer is not
+ * resident while the trials run.
+ */
+export async function planSchemaCosts(plan: Iterable<Pick<PlannedTrial, 'domain' | 'surface'>>): Promise<Map<string, SchemaCost>> {
+  const payloads = new Map<string, unknown>();
+  for (const planned of plan) {
+    const key = surfaceKey(planned);
+    if (!payloads.has(key)) payloads.set(key, planned.surface.payload);
+  }
+  const counted = await countSchemaCosts([...payloads.values()]);
+  return new Map([...payloads.keys()].map((key, index) => [key, counted[index]!]));
 }

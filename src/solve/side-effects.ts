@@ -1,4 +1,5 @@
 import type { ActionSpec, Actor, SideEffect } from '../spec/index.ts';
+import { normalEffect } from './normalize.ts';
 
 /**
  * Judge the writes a call executed. `authorized`: the actor holds the
@@ -21,6 +22,6 @@ export function judgeEffects(
       duplicate = context.seen.has(identity);
       context.seen.add(identity);
     }
-    return { ...effect, authorized: permitted && approved, duplicate };
+    return normalEffect(effect, { authorized: permitted && approved, duplicate });
   });
 }

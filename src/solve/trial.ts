@@ -3,10 +3,12 @@ import type { Registry } from '../registry/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
 import type { SchemaCost } from '../cost/schema-cost.ts';
+import { isTrialRecordShape } from '../run-folder/index.ts';
 import { ProviderError, TrialRecord, canonicalJson, requestHashWithTools, toolError } from '../spec/index.ts';
 import type { CallRecord, Json, ModelMessage, ModelSettings, ModelTurn, Provider, RequestSummary, ResolvedSurface, SideEffect, Task, ToolCallProposal, ToolResult } from '../spec/index.ts';
 import { ApprovalLedger } from './approvals.ts';
 import { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
+import { normalToolError, normalTurn } from './normalize.ts';
 import { buildRequest, initialMessages } from './request.ts';
 import { routeProposal } from './routing.ts';
 import { judgeEffects } from './side-effects.ts';
@@ -57,6 +59,8 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
   const requests: RequestSummary[] = [];
   const turns: ModelTurn[] = [];
   let toolsJson = input.toolsJson;
+  // canonicalJson of each message of the conversation, made once: the conversation only grows.
+  const messageJsons: string[] = [];
   let stopReason: TrialRecord['stop_reason'] = 'max_turns';
   let error: TrialRecord['error'] = null;
 
@@ -64,11 +68,13 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
     const request = buildRequest({ model: provider.model, surface, messages, settings: input.settings });
     // Hashed once here; replay gets the hash instead of hashing the request again.
     toolsJson ??= canonicalJson(request.tools);
-    const hash = requestHashWithTools(request, toolsJson);
+    for (let index = messageJsons.length; index < request.messages.length; index += 1) messageJsons.push(canonicalJson(request.messages[index]));
+    const hash = requestHashWithTools(request, toolsJson, `[${messageJsons.join(',')}]`);
     requests.push({ turn, messages: request.messages.length, tools: request.tools.length, request_hash: hash });
     let answer: ModelTurn;
     try {
-      answer = await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn }, requestHash: hash });
+      // Normalised here (defaults, only known fields), as it enters both the conversation and the record.
+      answer = normalTurn(await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn }, requestHash: hash }));
     } catch (caught) {
       // Any provider failure is the provider's, never the model's: record it and stop.
       stopReason = 'errored';
@@ -105,7 +111,11 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
   const cost = input.schemaCost ?? schemaCost(surface.payload);
   const finalState: Record<string, Json> = {};
   for (const [name, view] of Object.entries(domain.views)) finalState[name] = view(state);
-  return TrialRecord.parse({
+  // Built field by field in schema order, with every part already normalised
+  // (normalize.ts): the zod schema would cost more than the rest of a replayed
+  // trial. The cheap structural check guards the result; anything it rejects
+  // goes through the schema, which fills a default or says what is wrong.
+  const record: TrialRecord = {
     v: 1,
     provider: provider.id,
     model: provider.model,
@@ -136,7 +146,8 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
     verdicts: [],
     success: null,
     started_at: startedAt,
-  });
+  };
+  return isTrialRecordShape(record) ? record : TrialRecord.parse(record);
 }
 
 interface CallContext extends Omit<TrialInput, 'registry' | 'trial'> {
@@ -150,21 +161,39 @@ interface CallContext extends Omit<TrialInput, 'registry' | 'trial'> {
   trial: TrialState;
 }
 
+/** A call record with its fields in schema order (the unset ones at their defaults). */
+function callRecord(
+  base: Pick<CallRecord, 'turn' | 'proposal' | 'parsed' | 'routing'>,
+  fields: Pick<CallRecord, 'schema_valid' | 'outcome'> & Partial<Pick<CallRecord, 'fault' | 'approved' | 'latency_ms'>>,
+): CallRecord {
+  return {
+    turn: base.turn,
+    proposal: base.proposal,
+    parsed: base.parsed,
+    routing: base.routing,
+    schema_valid: fields.schema_valid,
+    outcome: fields.outcome,
+    fault: fields.fault ?? null,
+    approved: fields.approved ?? false,
+    latency_ms: fields.latency_ms ?? 0,
+  };
+}
+
 /** Route, apply faults and approvals, invoke, and judge the effects of one proposal. */
 async function executeProposal(proposal: ToolCallProposal, turn: number, context: CallContext): Promise<CallRecord> {
   const routed = routeProposal(proposal, context.surface);
-  const base = { turn, proposal, parsed: routed.parsed, routing: routed.routing, fault: null, approved: false, latency_ms: 0 };
+  const base = { turn, proposal, parsed: routed.parsed, routing: routed.routing };
   const schemaValid = routed.exposed && routed.callArgs && context.registry.has(routed.exposed.tool)
     ? context.registry.checkInput(routed.exposed.tool, routed.callArgs).ok
     : null;
   if (routed.error || routed.routing.kind !== 'resolved' || !routed.callArgs) {
-    return { ...base, schema_valid: routed.parsed ? schemaValid : false, outcome: { ok: false, error: routed.error! } };
+    return callRecord(base, { schema_valid: routed.parsed ? schemaValid : false, outcome: { ok: false, error: normalToolError(routed.error!) } });
   }
   const { tool, action, args: actionArgs } = routed.routing;
   const approved = context.approvals.isApproved(action, actionArgs);
   const fault = context.faults.next(action);
   if (fault && fault.error !== undefined) {
-    return { ...base, schema_valid: schemaValid, approved, fault: { error: fault.error, inject: false, good_next: fault.good_next ?? null }, outcome: { ok: false, error: faultError(fault) } };
+    return callRecord(base, { schema_valid: schemaValid, approved, fault: { error: fault.error, inject: false, good_next: fault.good_next ?? null }, outcome: { ok: false, error: faultError(fault) } });
   }
   const spec = context.registry.get(tool);
   const effects: SideEffect[] = [];
@@ -194,13 +223,12 @@ async function executeProposal(proposal: ToolCallProposal, turn: number, context
   const injected = fault?.inject !== undefined && result.ok;
   const outcome = result.ok
     ? { ok: true as const, output: injected ? injectIntoOutput(result.output, fault!.inject!) : result.output, replayed: result.replayed ?? false }
-    : { ok: false as const, error: result.error };
-  return {
-    ...base,
+    : { ok: false as const, error: normalToolError(result.error) };
+  return callRecord(base, {
     schema_valid: schemaValid,
-    approved,
-    fault: injected ? { error: null, inject: true, good_next: fault!.good_next ?? null } : null,
     outcome,
+    fault: injected ? { error: null, inject: true, good_next: fault!.good_next ?? null } : null,
+    approved,
     latency_ms: latency,
-  };
+  });
 }

@@ -16,13 +16,15 @@ export function requestHash(request: ModelRequest): string {
 }
 
 /**
- * `requestHash(request)`, given `toolsJson = canonicalJson(request.tools)`.
- * The tools payload is most of a request and the same on every turn of a
- * surface, so the runner makes its canonical JSON once per surface instead
- * of once per turn. The text hashed is exactly canonicalJson of the fields
- * requestHash covers (keys sorted, undefined fields left out).
+ * `requestHash(request)`, given `toolsJson = canonicalJson(request.tools)`
+ * and optionally `messagesJson = canonicalJson(request.messages)`. The tools
+ * payload is most of a request and the same on every turn of a surface, so
+ * the runner makes its canonical JSON once per surface instead of once per
+ * turn; a trial's messages only grow, so it canonicalises each message once.
+ * The text hashed is exactly canonicalJson of the fields requestHash covers
+ * (keys sorted, undefined fields left out).
  */
-export function requestHashWithTools(request: ModelRequest, toolsJson: string): string {
+export function requestHashWithTools(request: ModelRequest, toolsJson: string, messagesJson?: string): string {
   const fields: [string, unknown][] = [
     ['messages', request.messages],
     ['model', request.model],
@@ -33,7 +35,8 @@ export function requestHashWithTools(request: ModelRequest, toolsJson: string): 
   let text = '';
   for (const [key, value] of fields) {
     if (value === undefined) continue;
-    text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${key === 'tools' ? toolsJson : canonicalJson(value)}`;
+    const json = key === 'tools' ? toolsJson : key === 'messages' && messagesJson !== undefined ? messagesJson : canonicalJson(value);
+    text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${json}`;
   }
   return sha256(`${text === '' ? '{' : text}}`);
 }

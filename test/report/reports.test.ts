@@ -2,7 +2,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderRunReports, xmlEscape } from '../../src/report/index.ts';
+import { collectRun, renderHtml, renderRunReports, xmlEscape } from '../../src/report/index.ts';
+import { jsonForScript } from '../../src/report/html/escape.ts';
 import { GateConfig, type Summary, type TrialRecord } from '../../src/spec/index.ts';
 import { writeFixtureRun } from './fixture-run.ts';
 import { findAll, parseXml } from './xml-reader.ts';
@@ -164,6 +165,17 @@ describe('report.html', () => {
     expect(data.trials).toHaveLength(records.length);
     expect(data.trials.some((trial) => trial.task === 'script-</script>-&-"quotes"')).toBe(true);
     expect(html).toContain(`All ${records.length} trials are embedded.`);
+  });
+
+  it('is written piece by piece exactly as renderHtml makes it, the sample exactly jsonForScript of it', async () => {
+    const { html, paths } = await render('html-chunks', { synthetic: true, trials: 6 }, GateConfig.parse({}), 40);
+    const data = await collectRun(join(workDir, 'html-chunks'), { sampleLimit: 40 });
+    // Vega numbers gradients and clip paths per process, so a second rendering of a chart differs; the rest must not.
+    const withoutCharts = (text: string) => text.replace(/<svg\b[\s\S]*?<\/svg>/g, '<svg/>');
+    expect(withoutCharts(html)).toBe(withoutCharts(await renderHtml(data)));
+    const embedded = jsonForScript({ trials: data.sample.trials, total: data.sample.total, limit: data.sample.limit });
+    expect(html).toContain(`<script type="application/json" id="trial-data">${embedded}</script>`);
+    expect(paths.html.endsWith('report.html')).toBe(true);
   });
 
   it('embeds a capped sample, failures and errored trials first, and says so', async () => {

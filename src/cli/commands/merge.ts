@@ -16,6 +16,7 @@ function unionBy<T>(lists: T[][], key: (item: T) => string): T[] {
 }
 
 async function mergeAction(runs: string[], flags: MergeFlags): Promise<void> {
+  (await import('../heap-policy.ts')).limitHeapGrowth();
   const { existsSync, mkdirSync } = await import('node:fs');
   const { ProjectConfig } = await import('../../spec/index.ts');
   const { trialIdentity } = await import('../../solve/index.ts');

@@ -29,6 +29,7 @@ async function resolveRunDir(run: string, root: string, out: string): Promise<st
 }
 
 async function reportAction(run: string, flags: ReportFlags): Promise<void> {
+  (await import('../heap-policy.ts')).limitHeapGrowth();
   const { ConfigError, GateConfig } = await import('../../spec/index.ts');
   const { loadConfig } = await import('../../load/config.ts');
   const { renderRunReports } = await import('../../report/index.ts');

@@ -141,20 +141,20 @@ async function createRunProviders(selection: StoredSelection, options: { config:
   return providers;
 }
 
-/** Surfaces (with hash and schema cost) and tasks of a plan, as the manifest lists them. */
-async function describePlan(plan: ReturnType<Solve['planTrials']>): Promise<Pick<Manifest, 'surfaces' | 'tasks'>> {
-  const { schemaCost } = await import('../../cost/schema-cost.ts');
+/** Surfaces (with hash and schema cost) and tasks of a plan, as the manifest lists them; the costs are kept for the run. */
+async function describePlan(plan: ReturnType<Solve['planTrials']>, solve: Solve): Promise<Pick<Manifest, 'surfaces' | 'tasks'> & { costs: Map<string, import('../../cost/schema-cost.ts').SchemaCost> }> {
+  const costs = await solve.planSchemaCosts(plan);
   const surfaces = new Map<string, Manifest['surfaces'][number]>();
   const tasks = new Map<string, Manifest['tasks'][number]>();
   for (const planned of plan) {
     const surfaceKey = `${planned.domain.name}/${planned.surface.id}`;
     if (!surfaces.has(surfaceKey)) {
-      const cost = schemaCost(planned.surface.payload);
+      const cost = costs.get(solve.surfaceKey(planned))!;
       surfaces.set(surfaceKey, { domain: planned.domain.name, id: planned.surface.id, hash: planned.surface.hash, schema_tokens: cost.tokens, schema_bytes: cost.bytes });
     }
     tasks.set(`${planned.domain.name}/${planned.task.id}`, { domain: planned.domain.name, id: planned.task.id, kind: planned.task.kind, split: planned.task.split });
   }
-  return { surfaces: [...surfaces.values()], tasks: [...tasks.values()] };
+  return { surfaces: [...surfaces.values()], tasks: [...tasks.values()], costs };
 }
 
 /** The git commit of the project, if it is a git checkout. */
@@ -168,13 +168,35 @@ async function gitCommit(root: string): Promise<string | null> {
 }
 
 async function runAction(flags: RunFlags, setExitCode: (code: number) => void): Promise<void> {
+  (await import('../heap-policy.ts')).limitHeapGrowth();
+  const runFolder = await import('../../run-folder/index.ts');
+  const { formatSummaryTable } = await import('../summary-table.ts');
+  // Steps 1–3 in their own scope: the project, the providers (a replay
+  // provider holds its cassettes) and the plan are garbage once the trials
+  // are done, before the summary and the reports are made.
+  const { runDir, runId, manifest, outcome, finalizer } = await startAndRunTrials(flags);
+
+  // 4. Summary and reports of what finished (all of it, unless interrupted).
+  const summary = await finalizer.finish(runDir);
+  if (!outcome.interrupted) runFolder.writeManifest(runDir, { ...manifest, finished_at: new Date().toISOString() });
+  process.stdout.write(`${formatSummaryTable(summary)}\n\n`);
+  const shown = displayPath(runDir);
+  const repaired = outcome.repairedBytes > 0 ? `, dropped a torn last line (${outcome.repairedBytes} bytes)` : '';
+  process.stdout.write(`run ${runId}: ${outcome.ran} trials run, ${outcome.skipped} already done, ${outcome.errored} errored${repaired} → ${shown}/\n`);
+  if (outcome.interrupted) {
+    process.stdout.write(`interrupted with ${outcome.planned - outcome.ran - outcome.skipped} trials left; continue with: toolmark run --resume ${shown}\n`);
+    setExitCode(130);
+  }
+}
+
+/** Load, plan, pre-flight, write the manifest and run the trials (steps 1–3 of `toolmark run`). */
+async function startAndRunTrials(flags: RunFlags) {
   const { loadProject } = await import('../../load/index.ts');
   const solve = await import('../../solve/index.ts');
   const runFolder = await import('../../run-folder/index.ts');
   const { createRunFinalizer } = await import('../finalize-run.ts');
   const { scoreTrial } = await import('../../score/index.ts');
   const { createProgress } = await import('../progress.ts');
-  const { formatSummaryTable } = await import('../summary-table.ts');
   const { mkdirSync, existsSync, readFileSync } = await import('node:fs');
 
   // 1. Load and validate everything; any problem is a ConfigError (exit 2) with nothing written.
@@ -192,7 +214,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   const plan = solve.planTrials(project.domains, providers.map((entry) => entry.provider), selection);
   // Replay checks every trial's first turn now: a stale or incomplete cassette stops here.
   solve.preflight(plan, { settings });
-  const described = await describePlan(plan);
+  const { costs, ...described } = await describePlan(plan, solve);
   if (resumed) {
     const changed = resumed.surfaces.filter((old) => described.surfaces.some((now) => now.domain === old.domain && now.id === old.id && now.hash !== old.hash));
     if (changed.length > 0) {
@@ -239,6 +261,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
       plan,
       concurrency: concurrency ?? config.run.concurrency,
       settings,
+      schemaCosts: costs,
       stop: stop.signal,
       finish: (record: TrialRecord, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
       onStart: (info) => progress.start(info),
@@ -249,18 +272,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     progress.stop();
     process.off('SIGINT', onInterrupt);
   }
-
-  // 4. Summary and reports of what finished (all of it, unless interrupted).
-  const summary = await finalizer.finish(runDir);
-  if (!outcome.interrupted) runFolder.writeManifest(runDir, { ...manifest, finished_at: new Date().toISOString() });
-  process.stdout.write(`${formatSummaryTable(summary)}\n\n`);
-  const shown = displayPath(runDir);
-  const repaired = outcome.repairedBytes > 0 ? `, dropped a torn last line (${outcome.repairedBytes} bytes)` : '';
-  process.stdout.write(`run ${runId}: ${outcome.ran} trials run, ${outcome.skipped} already done, ${outcome.errored} errored${repaired} → ${shown}/\n`);
-  if (outcome.interrupted) {
-    process.stdout.write(`interrupted with ${outcome.planned - outcome.ran - outcome.skipped} trials left; continue with: toolmark run --resume ${shown}\n`);
-    setExitCode(130);
-  }
+  return { runDir, runId, manifest, outcome, finalizer };
 }
 
 /** `toolmark run`: providers × surfaces × tasks × trials, streamed to results/<run-id>/. */

@@ -10,7 +10,12 @@ export function htmlEscape(text: string): string {
  * unchanged.
  */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
+  return escapeJsonForScript(JSON.stringify(value));
+}
+
+/** The escaping of `jsonForScript`, on JSON text already made (character by character, so it can be applied piece by piece). */
+export function escapeJsonForScript(json: string): string {
+  return json
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')

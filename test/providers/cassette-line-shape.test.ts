@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isCassetteLineShape } from '../../providers/replay/line-shape.ts';
+import { CassetteLine } from '../../src/spec/index.ts';
+
+// readCassetteFile trusts the cheap check instead of the zod schema for the
+// lines it accepts; that is only sound if the check never accepts what zod
+// would reject or change (strip a key, fill a default).
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+function samples(): unknown[] {
+  const shipped = readFileSync(path.join(root, 'suites/tickets/cassettes/synthetic-careful.jsonl'), 'utf8').trimEnd().split('\n').slice(0, 25).map((line) => JSON.parse(line) as unknown);
+  const handWritten = {
+    v: 1, provider: 'openai', model: 'm', key: { domain: 'd', task: 't', surface: 's', trial: '*', turn: 1 },
+    label: 'synthetic: x', request_hash: 'sha256:a', tools_hash: 'sha256:b', messages_hash: 'sha256:c',
+    response: { text: 'hi', tool_calls: [{ id: 'c1', name: 'a_b', arguments: '{"x":1}' }], usage: { input_tokens: 3, output_tokens: 4 }, latency_ms: 1.5, finish_reason: 'tool_calls', warnings: ['w'] },
+  };
+  return [...shipped, handWritten];
+}
+
+const WRONG_VALUES: unknown[] = [undefined, null, '', '*', -1, 1.5, 0, 2 ** 60, true, [], {}, [{}], ['x']];
+
+function* mutations(value: unknown, at: (string | number)[] = []): Generator<(string | number)[]> {
+  if (value === null || typeof value !== 'object') return;
+  for (const key of Array.isArray(value) ? value.keys() : Object.keys(value)) {
+    yield [...at, key];
+    yield* mutations((value as Record<string | number, unknown>)[key], [...at, key]);
+  }
+}
+
+function mutate(value: unknown, at: (string | number)[], replacement: unknown): unknown {
+  const copy = structuredClone(value) as Record<string | number, unknown>;
+  let target = copy;
+  for (const key of at.slice(0, -1)) target = target[key] as Record<string | number, unknown>;
+  const last = at.at(-1)!;
+  if (replacement === undefined) {
+    if (Array.isArray(target)) target.splice(last as number, 1);
+    else delete target[last];
+  } else target[last] = replacement;
+  return copy;
+}
+
+describe('isCassetteLineShape agrees with CassetteLine', () => {
+  it('accepts recorded lines as they are written', () => {
+    for (const line of samples()) expect(isCassetteLineShape(line)).toBe(true);
+  });
+
+  it('never accepts a mutated line that zod rejects or would change', () => {
+    let checked = 0;
+    for (const line of samples()) {
+      const candidates = [...mutations(line)].flatMap((at) => WRONG_VALUES.map((wrong) => mutate(line, at, wrong)));
+      // Extra keys at every level: the line and key are strict, the turn strips them.
+      const levels: (string | number)[][] = [[], ['key'], ['response'], ['response', 'usage']];
+      if ((line as { response: { tool_calls?: unknown[] } }).response.tool_calls?.length) levels.push(['response', 'tool_calls', 0]);
+      for (const at of levels) candidates.push(mutate(line, [...at, 'extra'], 1));
+      for (const candidate of candidates) {
+        const json = JSON.parse(JSON.stringify(candidate)) as unknown;
+        checked += 1;
+        if (!isCassetteLineShape(json)) continue;
+        const parsed = CassetteLine.safeParse(json);
+        expect(parsed.success, JSON.stringify(json)).toBe(true);
+        expect(parsed.data).toEqual(json);
+      }
+    }
+    expect(checked).toBeGreaterThan(2_000);
+  });
+});
