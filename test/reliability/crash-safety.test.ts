@@ -20,7 +20,8 @@ import { startFakeServer, type FakeServer } from '../providers/fake-server.ts';
 import { REPO_ROOT, completeLines, runCli } from './cli.ts';
 
 const PROJECT = path.join(REPO_ROOT, 'test/fixtures/project-basic');
-const TRIALS = 12;
+// Enough trials that timed kills land while trials are still running (a replayed trial takes well under a millisecond).
+const TRIALS = 40;
 const KILLS = 20;
 const work = mkdtempSync(path.join(tmpdir(), 'toolmark-reliability-crash-'));
 const cassette = path.join(work, 'cassette.jsonl');
