@@ -2,29 +2,15 @@ import Anthropic from '@anthropic-ai/sdk';
 import { ProviderError } from '../../src/spec/errors.ts';
 import type { ModelRequest, ModelTurn, ProposeOptions, Provider, ToolDefinition } from '../../src/spec/model.ts';
 import { createRequestGate, type RequestGate } from '../http/request-gate.ts';
-import { retryWarnings, withRetries, type RetryOptions, type RetryPolicy } from '../http/retry.ts';
+import { retryWarnings, withRetries, type RetryOptions } from '../http/retry.ts';
 import { createWireNames } from '../http/wire-names.ts';
+import type { LiveProviderOptions } from '../http/live-options.ts';
 import { fromMessage, toAnthropicTools, toMessagesRequest } from './messages.ts';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
-/** Options of the Anthropic adapter (pinned in notes/pins.md; the trailing ones are optional extras). */
-export interface AnthropicProviderOptions {
-  model: string;
-  baseURL?: string;
-  apiKey: string;
-  /** Per-attempt timeout (default 60 s). */
-  timeoutMs?: number;
-  /** Retries after the first attempt (default 3). */
-  maxRetries?: number;
-  requestsPerMinute?: number;
-  /** Requests in flight at once for this instance (default 8). */
-  concurrency?: number;
-  /** Provider id in results (default `anthropic`). */
-  id?: string;
-  retry?: Omit<RetryPolicy, 'maxRetries' | 'timeoutMs'>;
-  random?: () => number;
-}
+/** Options of the Anthropic adapter: the shared live options (id defaults to `anthropic`). */
+export type AnthropicProviderOptions = LiveProviderOptions;
 
 export interface AnthropicProvider extends Provider {
   readonly gate: RequestGate;

@@ -7,3 +7,4 @@ export { redactSecrets, REDACTED } from './redact.ts';
 export { abortableSleep } from './sleep.ts';
 export { toWireName, type WireNames, createWireNames } from './wire-names.ts';
 export { normaliseFinishReason } from './finish-reason.ts';
+export type { LiveProviderOptions } from './live-options.ts';

@@ -3,41 +3,24 @@ import { ProviderError } from '../../src/spec/errors.ts';
 import type { ModelRequest, ModelTurn, ProposeOptions, Provider } from '../../src/spec/model.ts';
 import { createRequestGate, type RequestGate } from '../http/request-gate.ts';
 import { redactSecrets } from '../http/redact.ts';
-import { retryWarnings, withRetries, type RetryPolicy } from '../http/retry.ts';
+import { retryWarnings, withRetries } from '../http/retry.ts';
 import { createWireNames } from '../http/wire-names.ts';
+import type { LiveProviderOptions } from '../http/live-options.ts';
 import { fromChatResponse, toChatRequest, type MaxTokensField } from './chat.ts';
 import { fromResponsesResponse, toResponsesRequest } from './responses.ts';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
-/** Options of the OpenAI adapter (pinned in notes/pins.md; the trailing ones are optional extras). */
-export interface OpenAIProviderOptions {
-  model: string;
+/** Options of the OpenAI adapter: the shared live options plus the API and the max-tokens field. */
+export interface OpenAIProviderOptions extends LiveProviderOptions {
   /** `chat` (Chat Completions, the default) or `responses` (Responses API). */
   api?: 'chat' | 'responses';
-  /** An OpenAI-compatible server (vLLM, Ollama, llama.cpp, OpenRouter); default api.openai.com. */
-  baseURL?: string;
-  apiKey: string;
-  /** Per-attempt timeout (default 60 s). */
-  timeoutMs?: number;
-  /** Retries after the first attempt (default 3). */
-  maxRetries?: number;
-  /** Optional cap on request starts per minute for this instance. */
-  requestsPerMinute?: number;
-  /** Requests in flight at once for this instance (default 8). */
-  concurrency?: number;
-  /** Provider id in results (default `openai`, e.g. `openai-compatible`). */
-  id?: string;
-  /** Backoff tuning (tests shrink it). */
-  retry?: Omit<RetryPolicy, 'maxRetries' | 'timeoutMs'>;
   /**
    * Field for settings.max_tokens on Chat. Default `max_completion_tokens` for
    * api.openai.com (reasoning models refuse the old one) and `max_tokens` for
    * any other baseURL (what compatible servers understand).
    */
   maxTokensField?: MaxTokensField;
-  /** Randomness for jitter (tests may fix it). */
-  random?: () => number;
 }
 
 /** An OpenAI provider also exposes its gate, so callers and benchmarks can see queue depth. */

@@ -14,15 +14,11 @@ export function failingVerdicts(record: TrialRecord): Verdict[] {
   return record.verdicts.filter((verdict) => !verdict.pass);
 }
 
+/** The fields that say which task × surface × provider/model a trial belongs to. */
+export type TaskKeyFields = Pick<TrialRecord, 'provider' | 'model' | 'domain' | 'surface' | 'split' | 'task' | 'kind'>;
+
 /** Every trial of one task on one surface for one provider/model, reduced to counts. */
-export interface TaskOutcome {
-  provider: string;
-  model: string;
-  domain: string;
-  surface: string;
-  split: string;
-  task: string;
-  kind: string;
+export interface TaskOutcome extends TaskKeyFields {
   /** All trials, errored included. */
   trials: number;
   /** Trials that were not errored: the denominator of the success rate. */

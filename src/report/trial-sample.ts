@@ -1,5 +1,5 @@
 import type { TrialRecord } from '../spec/index.ts';
-import { trialOutcome, type TrialOutcome } from './task-outcomes.ts';
+import { trialOutcome, type TaskKeyFields, type TrialOutcome } from './task-outcomes.ts';
 
 /** How many trials the HTML trial browser embeds at most (the page says when it is a sample). */
 export const DEFAULT_SAMPLE_LIMIT = 2_000;
@@ -8,14 +8,7 @@ export const DEFAULT_SAMPLE_LIMIT = 2_000;
 const MAX_STRING = 1_200;
 
 /** A trial as embedded in the HTML trial browser: what the detail pane shows, trimmed. */
-export interface BrowserTrial {
-  provider: string;
-  model: string;
-  domain: string;
-  surface: string;
-  split: string;
-  task: string;
-  kind: string;
+export interface BrowserTrial extends TaskKeyFields {
   trial: number;
   outcome: TrialOutcome;
   stop_reason: string;

@@ -15,7 +15,7 @@ import { countByKind, jaccard, nearDuplicates, readShippedTasks, ROOT, tokenSet,
 
 const shipped = readShippedTasks();
 
-/** The tickets domain as pinned in notes/pins.md: action → argument names. */
+/** The tickets domain (docs/example.md): action → argument names. */
 const TICKET_ACTIONS: Record<string, string[]> = {
   'ticket.get': ['ticket_id'],
   'ticket.list': ['status', 'limit', 'cursor'],

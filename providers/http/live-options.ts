@@ -1,0 +1,23 @@
+import type { RetryPolicy } from './retry.ts';
+
+/** Options every live adapter takes; an adapter adds its own on top. */
+export interface LiveProviderOptions {
+  model: string;
+  /** Another endpoint (an OpenAI-compatible server, a gateway); default the vendor's API. */
+  baseURL?: string;
+  apiKey: string;
+  /** Per-attempt timeout (default 60 s). */
+  timeoutMs?: number;
+  /** Retries after the first attempt (default 3). */
+  maxRetries?: number;
+  /** Optional cap on request starts per minute for this instance. */
+  requestsPerMinute?: number;
+  /** Requests in flight at once for this instance (default 8). */
+  concurrency?: number;
+  /** Provider id in results (default the adapter's name). */
+  id?: string;
+  /** Backoff tuning (tests shrink it). */
+  retry?: Omit<RetryPolicy, 'maxRetries' | 'timeoutMs'>;
+  /** Randomness for jitter (tests may fix it). */
+  random?: () => number;
+}
