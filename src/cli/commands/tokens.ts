@@ -1,10 +1,18 @@
 import type { Command } from 'commander';
+import type { ToolDefinition } from '../../spec/index.ts';
 
 interface TokensFlags {
   root: string;
   domain?: string[];
   surface?: string[];
+  provider?: string;
   json?: boolean;
+}
+
+/** A provider that can count a tools payload with its own tokenizer (Anthropic's count-tokens API). */
+interface TokenCounter {
+  model: string;
+  countSchemaTokens(model: string, tools: readonly ToolDefinition[]): Promise<number>;
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -18,6 +26,8 @@ export interface ToolCost {
   tool: string | null;
   bytes: number;
   tokens: number;
+  /** Tokens by the provider's own count API, with `--provider` (null without). */
+  provider_tokens: number | null;
 }
 
 async function tokensAction(flags: TokensFlags): Promise<void> {
@@ -36,20 +46,43 @@ async function tokensAction(flags: TokensFlags): Promise<void> {
     throw new ConfigError(unknown.map((id) => ({ file: '(command line)', field: 'surface', message: `unknown surface "${id}"`, expected: `one of ${ids.join(', ')}`, suggestion: closest(id, ids) })));
   }
 
+  const counter = flags.provider ? await tokenCounter(flags.provider, project.config) : null;
+  const countWithProvider = async (tools: readonly ToolDefinition[]) => (counter ? counter.countSchemaTokens(counter.model, tools) : null);
+
   const rows: ToolCost[] = [];
   for (const surface of surfaces.filter((candidate) => wanted.includes(candidate.id))) {
     // Per tool: that tool's definition alone; total: the whole payload array, exactly as sent.
-    for (const tool of surface.payload) rows.push({ domain: surface.domain, surface: surface.id, hash: surface.hash, tool: tool.name, ...schemaCost(tool) });
-    rows.push({ domain: surface.domain, surface: surface.id, hash: surface.hash, tool: null, ...schemaCost(surface.payload) });
+    for (const tool of surface.payload) {
+      rows.push({ domain: surface.domain, surface: surface.id, hash: surface.hash, tool: tool.name, ...schemaCost(tool), provider_tokens: await countWithProvider([tool]) });
+    }
+    rows.push({ domain: surface.domain, surface: surface.id, hash: surface.hash, tool: null, ...schemaCost(surface.payload), provider_tokens: await countWithProvider(surface.payload) });
   }
 
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ tokenizer: 'o200k_base', serialisation: 'compact JSON of the normalised tools payload', rows }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ tokenizer: 'o200k_base', serialisation: 'compact JSON of the normalised tools payload', provider: flags.provider ?? null, rows }, null, 2)}\n`);
     return;
   }
-  const table = [['domain', 'surface', 'tool', 'bytes', 'tokens']];
-  for (const row of rows) table.push([row.domain, row.surface, row.tool ?? '(total payload)', String(row.bytes), String(row.tokens)]);
-  process.stdout.write(`${formatTable(table)}\n\nTokens: o200k_base over the compact JSON of the normalised tools payload (what toolmark sends an adapter); providers add their own wrapping.\n`);
+  const providerColumn = counter ? [`${flags.provider} tokens`] : [];
+  const table = [['domain', 'surface', 'tool', 'bytes', 'tokens', ...providerColumn]];
+  for (const row of rows) {
+    table.push([row.domain, row.surface, row.tool ?? '(total payload)', String(row.bytes), String(row.tokens), ...(counter ? [String(row.provider_tokens)] : [])]);
+  }
+  const note = counter
+    ? `; ${flags.provider} tokens: the provider's own count API (input tokens with the tools minus without them, so its tool-use preamble is included)`
+    : '';
+  process.stdout.write(`${formatTable(table)}\n\nTokens: o200k_base over the compact JSON of the normalised tools payload (what toolmark sends an adapter); providers add their own wrapping${note}.\n`);
+}
+
+/** The provider named by `--provider`, when it has a count API; a ConfigError otherwise (before any call). */
+async function tokenCounter(text: string, config: import('../../spec/index.ts').ProjectConfig): Promise<TokenCounter> {
+  const { parseProviderSpec, createProvider } = await import('../../../providers/index.ts');
+  const { ConfigError } = await import('../../spec/index.ts');
+  const provider = await createProvider(parseProviderSpec(text, config.providers), { config, env: process.env });
+  const counter = provider as unknown as Partial<TokenCounter>;
+  if (typeof counter.countSchemaTokens !== 'function') {
+    throw new ConfigError({ file: '(command line)', field: '--provider', message: `${text} has no token-count API`, expected: 'an anthropic:MODEL provider (OpenAI-style payloads are counted with o200k already)' });
+  }
+  return { model: provider.model, countSchemaTokens: counter.countSchemaTokens.bind(provider) };
 }
 
 /** `toolmark tokens`: schema bytes and o200k tokens per surface and per tool. */
@@ -60,6 +93,7 @@ export function describe(program: Command, _setExitCode: (code: number) => void)
     .option('--root <dir>', 'project root', process.cwd())
     .option('--domain <name>', 'only this domain (repeatable)', collect)
     .option('--surface <id>', 'only this surface (repeatable)', collect)
+    .option('--provider <spec>', "also count with the provider's own count API, e.g. anthropic:MODEL (needs its key)")
     .option('--json', 'machine-readable output')
     .action((flags: TokensFlags) => tokensAction(flags));
 }
