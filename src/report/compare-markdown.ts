@@ -111,7 +111,15 @@ function noiseFloorTable(comparison: Comparison): string[] {
 }
 
 /** Render a comparison as markdown. */
-export function renderCompareMarkdown(comparison: Comparison): string {
+export interface CompareMarkdownOptions {
+  /**
+   * Splits to show. The terminal shows all three; the PR-comment report.md
+   * leaves out `all` (it repeats train and held-out) to stay near 60 lines.
+   */
+  splits?: readonly ('train' | 'heldout' | 'all')[];
+}
+
+export function renderCompareMarkdown(comparison: Comparison, options: CompareMarkdownOptions = {}): string {
   const { pairing } = comparison;
   const lines = [
     `# Compare: \`${comparison.a.label}\` (A) → \`${comparison.b.label}\` (B)`,
@@ -127,7 +135,7 @@ export function renderCompareMarkdown(comparison: Comparison): string {
     `> ${comparison.heldout_check.message}`,
     '',
   ];
-  for (const split of ['train', 'heldout', 'all'] as const) {
+  for (const split of options.splits ?? (['train', 'heldout', 'all'] as const)) {
     const overall = comparison.sections.find((section) => section.split === split && section.kind === 'all');
     if (overall === undefined) continue;
     lines.push(...splitTable(overall));

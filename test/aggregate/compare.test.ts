@@ -91,6 +91,17 @@ describe('compare two runs', () => {
     expect(markdown).toContain('**better**');
     expect(markdown).toContain('likely overfits the train tasks');
     expect(markdown).toContain('schema tokens 400 → 350 (−50)');
+    expect(markdown).toContain('## All splits');
+  });
+
+  it('the PR-comment form leaves out the `all` split and keeps train and held-out', async () => {
+    const comparison = await compareSides(side(dirA), side(dirB));
+    const full = renderCompareMarkdown(comparison);
+    const compact = renderCompareMarkdown(comparison, { splits: ['train', 'heldout'] });
+    expect(compact).not.toContain('## All splits');
+    expect(compact).toContain('## Train');
+    expect(compact).toContain('likely overfits the train tasks');
+    expect(compact.split('\n').length).toBeLessThan(full.split('\n').length);
   });
 
   it('through the CLI: --json, run ids under --root, and the markdown table', () => {

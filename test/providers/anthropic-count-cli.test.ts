@@ -1,20 +1,6 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.ts';
 import { SENTINEL_KEY, startFakeServer } from './fake-server.ts';
-
-const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-function runCli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['bin/toolmark.js', ...args], { cwd: REPO_ROOT, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('toolmark tokens --provider anthropic:MODEL', () => {
   it("adds the provider's own count (with tools minus without) per tool and per surface", async () => {
@@ -22,8 +8,7 @@ describe('toolmark tokens --provider anthropic:MODEL', () => {
     const server = await startFakeServer((request) => ({ body: { input_tokens: 40 + 100 * (request.body?.tools?.length ?? 0) } }));
     try {
       const result = await runCli(['tokens', '--domain', 'tickets', '--surface', 'typed-v2', '--provider', 'anthropic:claude-x', '--json'], {
-        ANTHROPIC_API_KEY: SENTINEL_KEY,
-        ANTHROPIC_BASE_URL: server.url,
+        env: { ANTHROPIC_API_KEY: SENTINEL_KEY, ANTHROPIC_BASE_URL: server.url },
       });
       expect(result.code, result.stderr).toBe(0);
       const rows = JSON.parse(result.stdout).rows as { tool: string | null; provider_tokens: number; tokens: number }[];
@@ -41,7 +26,7 @@ describe('toolmark tokens --provider anthropic:MODEL', () => {
   });
 
   it('refuses a provider without a count API before any call (exit 2)', async () => {
-    const result = await runCli(['tokens', '--provider', 'openai:gpt-4.1-mini'], { OPENAI_API_KEY: SENTINEL_KEY });
+    const result = await runCli(['tokens', '--provider', 'openai:gpt-4.1-mini'], { env: { OPENAI_API_KEY: SENTINEL_KEY } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('has no token-count API');
     expect(result.stderr).not.toContain(SENTINEL_KEY);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { FIXTURES, materialize } from '../load/materialize.ts';
-import { listFiles, runCli, type CliResult } from './cli.ts';
+import { listFiles, runCli, type CliResult } from '../helpers/cli.ts';
 
 const CORPUS = path.join(FIXTURES, 'bad-input');
 /** Cassette cases select exactly one trial, so one bad turn is one message. */

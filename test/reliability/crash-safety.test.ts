@@ -17,7 +17,7 @@ import { loadProject } from '../../src/load/index.ts';
 import { RUN_FILES, executeRun, planTrials } from '../../src/solve/index.ts';
 import { TrialRecord } from '../../src/spec/index.ts';
 import { startFakeServer, type FakeServer } from '../providers/fake-server.ts';
-import { REPO_ROOT, completeLines, runCli } from './cli.ts';
+import { REPO_ROOT, completeLines, runCli } from '../helpers/cli.ts';
 
 const PROJECT = path.join(REPO_ROOT, 'test/fixtures/project-basic');
 // Enough trials that timed kills land while trials are still running (a replayed trial takes well under a millisecond).

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_FILES } from '../../src/solve/index.ts';
 import { Summary, TrialRecord } from '../../src/spec/index.ts';
 import { SENTINEL_KEY, startFakeServer, type FakeReply, type FakeServer } from '../providers/fake-server.ts';
-import { runCli, type CliResult } from './cli.ts';
+import { runCli, type CliResult } from '../helpers/cli.ts';
 import { KEY_VARIABLE, completion, faultOf, faultProject, faultTasks } from './fault-project.ts';
 
 const getNote = (args: string) => completion(null, [{ name: 'get_note', arguments: args }]);

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_FILES } from '../../src/solve/index.ts';
 import { TrialRecord } from '../../src/spec/index.ts';
 import { SENTINEL_KEY, startFakeServer, type FakeReply, type FakeServer, type RecordedRequest } from '../providers/fake-server.ts';
-import { listFiles, runCli, type CliResult } from './cli.ts';
+import { listFiles, runCli, type CliResult } from '../helpers/cli.ts';
 import { KEY_VARIABLE, completion, faultOf, faultProject, faultTasks } from './fault-project.ts';
 
 /** A key that looks like no known key format: only verbatim redaction can catch it. */

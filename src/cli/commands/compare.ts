@@ -96,7 +96,8 @@ async function compareAction(first: string, second: string | undefined, flags: C
     const out = path.resolve(flags.out);
     await mkdir(out, { recursive: true });
     await writeFile(path.join(out, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
-    await writeFile(path.join(out, 'report.md'), markdown);
+    // The PR-comment form: train and held-out, without the `all` split that repeats them.
+    await writeFile(path.join(out, 'report.md'), renderCompareMarkdown(comparison, { splits: ['train', 'heldout'] }));
   }
 }
 
