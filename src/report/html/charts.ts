@@ -58,6 +58,12 @@ const BAR_METRICS = [
   ['recovery_rate', 'recovery'],
 ] as const;
 
+/** Panels per row for a given number of bar groups (surface × model) per panel. */
+function panelColumns(series: number): number {
+  if (series > 8) return 2;
+  return series > 3 ? 3 : 5;
+}
+
 /** One small panel per metric: bars per surface (split side by side) with Wilson whiskers. */
 export function metricBarsSpec(summary: Summary): TopLevelSpec {
   const several = hasSeveralModels(summary);
@@ -68,14 +74,15 @@ export function metricBarsSpec(summary: Summary): TopLevelSpec {
     })));
   return {
     data: { values },
-    // Wrapped panels: with many surfaces one row of five panels gets too wide to read.
+    // Wrapped panels: the more bars a panel has, the fewer panels per row, so
+    // the page never has to shrink the chart below a readable size.
     facet: { field: 'metric', type: 'nominal', title: null, sort: BAR_METRICS.map(([, label]) => label) },
-    columns: new Set(values.map((value) => value.series)).size > 3 ? 3 : 5,
+    columns: panelColumns(new Set(values.map((value) => value.series)).size),
     spacing: { column: 18, row: 24 },
     spec: {
       width: { step: 26 }, height: 200,
       encoding: {
-        x: { field: 'series', type: 'nominal', title: null, axis: { labelAngle: -35, labelLimit: 180 } },
+        x: { field: 'series', type: 'nominal', title: null, axis: { labelAngle: -35, labelLimit: 320 } },
         xOffset: { field: 'split', type: 'nominal', sort: ['train', 'heldout'] },
       },
       layer: [
