@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parse } from 'yaml';
-import { TaskFile, type Split, type TaskSpec } from '../../src/spec/index.ts';
+import { expect } from 'vitest';
+import { TASK_KINDS, TaskFile, type Split, type TaskSpec } from '../../src/spec/index.ts';
 
 /** The repository root (this file lives in test/example/). */
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -85,4 +86,17 @@ export function countByKind(tasks: readonly { split: Split; kind: string; domain
     bump(`${task.split}/${task.domain}/${task.kind}`);
   }
   return counts;
+}
+
+/** The shipped example's size rules: ≥ 70 train, ≥ 36 held-out, ≥ 8 of each kind per split, every kind in every domain and split. */
+export function expectShippedCounts(tasks: readonly { split: Split; kind: string; domain: string }[]): void {
+  const counts = countByKind(tasks);
+  expect(counts.get('train')).toBeGreaterThanOrEqual(70);
+  expect(counts.get('heldout')).toBeGreaterThanOrEqual(36);
+  for (const split of ['train', 'heldout']) {
+    for (const kind of TASK_KINDS) {
+      expect(counts.get(`${split}/${kind}`) ?? 0, `${split}/${kind}`).toBeGreaterThanOrEqual(8);
+      for (const domain of ['tickets', 'billing']) expect(counts.get(`${split}/${domain}/${kind}`) ?? 0, `${split}/${domain}/${kind}`).toBeGreaterThanOrEqual(1);
+    }
+  }
 }

@@ -1,20 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../providers/anthropic/index.ts';
 import { ModelRequest } from '../../src/spec/model.ts';
-import { SENTINEL_KEY, sequence, startFakeServer, wireFixture, type FakeServer } from './fake-server.ts';
+import { SENTINEL_KEY, sequence, fakeServerPerTest, wireFixture } from './fake-server.ts';
 import { FAST_RETRY, sampleRequest, SYSTEM_PROMPT, TICKET_GET_SCHEMA, TICKET_LIST_SCHEMA } from './sample-request.ts';
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  if (server) {
-    expect(server.violations).toEqual([]);
-    await server.close();
-  }
-  server = undefined;
-});
+const startServer = fakeServerPerTest();
 
 async function withFixture(name: string) {
-  server = await startFakeServer(sequence({ body: wireFixture('anthropic', name) }));
+  const server = await startServer(sequence({ body: wireFixture('anthropic', name) }));
   const provider = createAnthropicProvider({ model: 'test-model', apiKey: SENTINEL_KEY, baseURL: server.url, retry: FAST_RETRY });
   return { server, provider };
 }
@@ -132,7 +125,7 @@ describe('anthropic adapter: turn back from the wire', () => {
 
 describe('anthropic countSchemaTokens', () => {
   it('is count(with tools) − count(without), via the count-tokens endpoint', async () => {
-    server = await startFakeServer((request) =>
+    const server = await startServer((request) =>
       ({ body: wireFixture('anthropic', request.body?.tools ? 'count-tokens-with-tools' : 'count-tokens-without-tools') }));
     const provider = createAnthropicProvider({ model: 'test-model', apiKey: SENTINEL_KEY, baseURL: server.url, retry: FAST_RETRY });
     const tokens = await provider.countSchemaTokens('claude-x', sampleRequest().tools);
@@ -144,7 +137,7 @@ describe('anthropic countSchemaTokens', () => {
   });
 
   it('is 0 for no tools without calling the API', async () => {
-    server = await startFakeServer(sequence({ body: { input_tokens: 1 } }));
+    const server = await startServer(sequence({ body: { input_tokens: 1 } }));
     const provider = createAnthropicProvider({ model: 'test-model', apiKey: SENTINEL_KEY, baseURL: server.url });
     expect(await provider.countSchemaTokens('claude-x', [])).toBe(0);
     expect(server.requests).toHaveLength(0);

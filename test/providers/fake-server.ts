@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { afterEach, expect } from 'vitest';
 
 /** What the server does with one request. */
 export type FakeReply =
@@ -113,5 +114,23 @@ export async function startFakeServer(handler: FakeHandler, options: { sentinel?
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * For a test file: returns a `startFakeServer` whose servers are checked
+ * after each test (no violation, e.g. the key in a body) and closed.
+ */
+export function fakeServerPerTest(): typeof startFakeServer {
+  const started: FakeServer[] = [];
+  afterEach(async () => {
+    const servers = started.splice(0);
+    for (const server of servers) await server.close();
+    for (const server of servers) expect(server.violations).toEqual([]);
+  });
+  return async (handler, options) => {
+    const server = await startFakeServer(handler, options);
+    started.push(server);
+    return server;
   };
 }

@@ -1,10 +1,10 @@
 /** The fault matrix, run against every live adapter through its real SDK. */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAnthropicProvider } from '../../providers/anthropic/index.ts';
 import { createOpenAIProvider } from '../../providers/openai/index.ts';
 import { ProviderError } from '../../src/spec/errors.ts';
 import type { Provider } from '../../src/spec/model.ts';
-import { SENTINEL_KEY, sequence, startFakeServer, wireFixture, type FakeHandler, type FakeServer } from './fake-server.ts';
+import { SENTINEL_KEY, sequence, fakeServerPerTest, wireFixture, type FakeHandler } from './fake-server.ts';
 import { FAST_RETRY, sampleRequest } from './sample-request.ts';
 
 type Wire = 'openai-chat' | 'openai-responses' | 'anthropic';
@@ -19,17 +19,10 @@ const ADAPTERS: { wire: Wire; make: (url: string, limits: Limits) => Provider }[
   { wire: 'anthropic', make: (url, limits) => createAnthropicProvider({ model: 'test-model', apiKey: SENTINEL_KEY, baseURL: url, retry: FAST_RETRY, ...limits }) },
 ];
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  if (server) {
-    expect(server.violations).toEqual([]);
-    await server.close();
-  }
-  server = undefined;
-});
+const startServer = fakeServerPerTest();
 
 async function setup(adapter: (typeof ADAPTERS)[number], handler: FakeHandler, limits: Limits = {}) {
-  server = await startFakeServer(handler);
+  const server = await startServer(handler);
   return { server, provider: adapter.make(server.url, { timeoutMs: 5_000, ...limits }) };
 }
 
@@ -142,7 +135,7 @@ describe.each(ADAPTERS)('$wire faults', (adapter) => {
 
 describe('openai-compatible server fixtures', () => {
   it('the 401 fixture echoing a key is redacted by pattern even when the key differs from ours', async () => {
-    server = await startFakeServer(sequence({ status: 401, body: wireFixture('openai-chat', 'error-401-echo-key') }), { sentinel: 'not-this' });
+    const server = await startServer(sequence({ status: 401, body: wireFixture('openai-chat', 'error-401-echo-key') }), { sentinel: 'not-this' });
     const provider = createOpenAIProvider({ model: 'm', api: 'chat', apiKey: 'sk-another-key-000000', baseURL: `${server.url}/v1` });
     const thrown = await failure(provider.propose(sampleRequest()));
     expect(thrown.message).not.toContain('SENTINEL');
@@ -154,7 +147,7 @@ describe('concurrency cap and 429 storms (openai chat)', () => {
   it('never has more than `concurrency` requests in flight at the server', async () => {
     let active = 0;
     let peak = 0;
-    server = await startFakeServer(async () => {
+    const server = await startServer(async () => {
       active += 1;
       peak = Math.max(peak, active);
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -170,7 +163,7 @@ describe('concurrency cap and 429 storms (openai chat)', () => {
 
   it('every request completes exactly once through a 429 storm', async () => {
     const answered = new Map<string, number>();
-    server = await startFakeServer((request, index) => {
+    const server = await startServer((request, index) => {
       if (index % 10 === 3) return { status: 429, headers: { 'retry-after': '0.01' }, body: wireFixture('openai-chat', 'error-429') };
       const question: string = request.body.messages.at(-1).content;
       answered.set(question, (answered.get(question) ?? 0) + 1);

@@ -1,19 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOpenAIProvider } from '../../providers/openai/index.ts';
-import { SENTINEL_KEY, sequence, startFakeServer, wireFixture, type FakeServer } from './fake-server.ts';
+import { SENTINEL_KEY, sequence, fakeServerPerTest, wireFixture } from './fake-server.ts';
 import { FAST_RETRY, plainRequest, sampleRequest, SYSTEM_PROMPT, TICKET_GET_SCHEMA } from './sample-request.ts';
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  if (server) {
-    expect(server.violations).toEqual([]);
-    await server.close();
-  }
-  server = undefined;
-});
+const startServer = fakeServerPerTest();
 
 async function withFixture(name: string) {
-  server = await startFakeServer(sequence({ body: wireFixture('openai-chat', name) }));
+  const server = await startServer(sequence({ body: wireFixture('openai-chat', name) }));
   const provider = createOpenAIProvider({ model: 'test-model', api: 'chat', apiKey: SENTINEL_KEY, baseURL: `${server.url}/v1`, retry: FAST_RETRY });
   return { server, provider };
 }
@@ -51,7 +44,7 @@ describe('openai chat adapter: request on the wire', () => {
   });
 
   it('uses max_completion_tokens for api.openai.com-style servers when asked, and sends seed and temperature', async () => {
-    server = await startFakeServer(sequence({ body: wireFixture('openai-chat', 'text') }));
+    const server = await startServer(sequence({ body: wireFixture('openai-chat', 'text') }));
     const provider = createOpenAIProvider({ model: 'm', api: 'chat', apiKey: SENTINEL_KEY, baseURL: `${server.url}/v1`, maxTokensField: 'max_completion_tokens' });
     await provider.propose(sampleRequest({ settings: { max_tokens: 100, temperature: 0, seed: 7 }, tool_choice: 'required' }));
     const body = server.requests[0]!.body;
@@ -112,7 +105,7 @@ describe('openai chat adapter: turn back from the wire', () => {
     const fixture = structuredClone(wireFixture('openai-chat', 'parallel-tool-calls')) as any;
     fixture.choices[0].message.tool_calls[0].function.arguments = '';
     fixture.choices[0].message.tool_calls[1].function.arguments = '["T-103"]';
-    server = await startFakeServer(sequence({ body: fixture }));
+    const server = await startServer(sequence({ body: fixture }));
     const provider = createOpenAIProvider({ model: 'm', api: 'chat', apiKey: SENTINEL_KEY, baseURL: `${server.url}/v1` });
     const turn = await provider.propose(sampleRequest());
     expect(turn.tool_calls.map((call) => call.arguments)).toEqual(['', '["T-103"]', '{"status":"open","limit":5}']);

@@ -1,19 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOpenAIProvider } from '../../providers/openai/index.ts';
-import { SENTINEL_KEY, sequence, startFakeServer, wireFixture, type FakeServer } from './fake-server.ts';
+import { SENTINEL_KEY, sequence, fakeServerPerTest, wireFixture } from './fake-server.ts';
 import { FAST_RETRY, plainRequest, sampleRequest, SYSTEM_PROMPT, TICKET_GET_SCHEMA, TICKET_LIST_SCHEMA } from './sample-request.ts';
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  if (server) {
-    expect(server.violations).toEqual([]);
-    await server.close();
-  }
-  server = undefined;
-});
+const startServer = fakeServerPerTest();
 
 async function withFixture(name: string) {
-  server = await startFakeServer(sequence({ body: wireFixture('openai-responses', name) }));
+  const server = await startServer(sequence({ body: wireFixture('openai-responses', name) }));
   const provider = createOpenAIProvider({ model: 'test-model', api: 'responses', apiKey: SENTINEL_KEY, baseURL: `${server.url}/v1`, retry: FAST_RETRY });
   return { server, provider };
 }
