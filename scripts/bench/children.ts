@@ -5,7 +5,7 @@ import type { RescoreTimings, ReplayTimings } from './replay-run.ts';
 /** Child processes of the bench: each measurement gets a fresh heap and its own peak RSS. */
 
 const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
-const CHILD = fileURLToPath(new URL('./replay-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('./child.js', import.meta.url));
 const BIN = fileURLToPath(new URL('../../bin/toolmark.js', import.meta.url));
 
 export type WithRss<T> = T & { max_rss_mb: number };
@@ -24,7 +24,7 @@ function run(args: string[], cwd = REPOSITORY): Promise<{ stdout: string; stderr
 }
 
 async function childJson<T>(args: string[]): Promise<WithRss<T>> {
-  const result = await run(['--import', 'tsx', CHILD, ...args]);
+  const result = await run([CHILD, ...args]);
   if (result.code !== 0) throw new Error(`bench child ${args.join(' ')} failed (${result.code}):\n${result.stderr}`);
   return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as WithRss<T>;
 }

@@ -5,7 +5,7 @@
  *   tsx scripts/bench/replay-child.ts rescore ROOT RUN_DIR
  * Prints one JSON line: the timings plus `max_rss_mb` (process.resourceUsage).
  */
-import { limitHeapGrowth } from '../../src/cli/heap-policy.ts';
+import { limitHeapGrowth, releaseMemory } from '../../src/cli/heap-policy.ts';
 import { timedReplay, timedRescore } from './replay-run.ts';
 
 const [mode, root, target] = process.argv.slice(2);
@@ -13,7 +13,11 @@ if (!root || !target || (mode !== 'replay' && mode !== 'rescore')) {
   process.stderr.write('usage: replay-child.ts replay ROOT RUN_ID | rescore ROOT RUN_DIR\n');
   process.exit(2);
 }
-// The heap policy `toolmark run` and `toolmark report` use (src/cli/heap-policy.ts).
+// The heap policy `toolmark run` and `toolmark report` use (src/cli/heap-policy.ts),
+// and, as `toolmark run` does, memory handed back between start-up and the
+// trials (the finalizer does it again before the reports).
 limitHeapGrowth();
-const timings = mode === 'replay' ? await timedReplay(root, target) : await timedRescore(root, target);
+const timings = mode === 'replay'
+  ? await timedReplay(root, target, { onPhase: (phase) => (phase === 'startup' ? releaseMemory() : undefined) })
+  : await timedRescore(root, target);
 process.stdout.write(`${JSON.stringify({ ...timings, max_rss_mb: process.resourceUsage().maxRSS / 1024 })}\n`);

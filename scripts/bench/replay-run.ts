@@ -2,7 +2,8 @@ import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createRunFinalizer } from '../../src/cli/finalize-run.ts';
 import { loadProject } from '../../src/load/index.ts';
-import { RUN_FILES, readManifest, readTrials, writeManifest } from '../../src/run-folder/index.ts';
+import { RUN_FILES, readManifest, writeManifest } from '../../src/run-folder/index.ts';
+import { rescoreRun } from '../../src/cli/rescore-run.ts';
 import { scoreTrial } from '../../src/score/index.ts';
 import { executeRun, planSchemaCosts, planTrials, preflight, surfaceKey } from '../../src/solve/index.ts';
 import type { Manifest, Task } from '../../src/spec/index.ts';
@@ -44,19 +45,19 @@ const now = () => performance.now();
 const cpu = () => { const usage = process.cpuUsage(); return (usage.user + usage.system) / 1000; };
 
 /** Replay the bench project at `root` into `root/results/<runId>` and time each phase. */
-export async function timedReplay(root: string, runId: string, hooks: { onTrialDone?: (done: number) => void; onPhase?: (phase: string) => void } = {}): Promise<ReplayTimings> {
+export async function timedReplay(root: string, runId: string, hooks: { onTrialDone?: (done: number) => void; onPhase?: (phase: string) => void | Promise<void> } = {}): Promise<ReplayTimings> {
   const started = now();
   // Start-up and trials in their own scope, as in `toolmark run`: the project,
   // the cassettes and the plan are garbage by the time the reports render.
   const { runDir, manifest, outcome, finalizer, afterStartup, cpuStart } = await replayTrials(root, runId, hooks);
   const afterTrials = now();
   const cpuTrials = cpu();
-  hooks.onPhase?.('trials');
+  await hooks.onPhase?.('trials');
   // The finalizer's two steps, timed apart.
   finalizer.writeSummary(runDir);
   const afterSummary = now();
   const cpuSummary = cpu();
-  hooks.onPhase?.('summary');
+  await hooks.onPhase?.('summary');
   await finalizer.writeReports(runDir);
   writeManifest(runDir, { ...manifest, finished_at: new Date().toISOString() });
   const finished = now();
@@ -78,7 +79,7 @@ export async function timedReplay(root: string, runId: string, hooks: { onTrialD
   };
 }
 
-async function replayTrials(root: string, runId: string, hooks: { onTrialDone?: (done: number) => void; onPhase?: (phase: string) => void }) {
+async function replayTrials(root: string, runId: string, hooks: { onTrialDone?: (done: number) => void; onPhase?: (phase: string) => void | Promise<void> }) {
   const project = await loadProject(root);
   const { config } = project;
   const selection = { providers: config.run.providers, surfaces: [], split: config.run.split, trials: config.run.trials, domains: [], task: null, shard: null, allow_stale: false };
@@ -116,9 +117,10 @@ async function replayTrials(root: string, runId: string, hooks: { onTrialDone?: 
     planned: plan.length,
   };
   writeManifest(runDir, manifest);
+  // Awaited inside start-up: `toolmark run` hands memory back here, before the trials.
+  await hooks.onPhase?.('startup');
   const afterStartup = now();
   const cpuStart = cpu();
-  hooks.onPhase?.('startup');
   let done = 0;
   const finalizer = createRunFinalizer({ runId, config, synthetic: manifest.providers.some((provider) => provider.synthetic) });
 
@@ -137,43 +139,29 @@ async function replayTrials(root: string, runId: string, hooks: { onTrialDone?: 
 
 export interface RescoreTimings {
   trials: number;
-  /** Loading the project (tasks and actions to grade against), ms. */
+  /** Loading the project (the run's domains: tasks and actions to grade against), ms. */
   loadMs: number;
-  /** Stream trials.jsonl → scoreTrial → aggregator and report collector → summary.json, ms. */
+  /** `rescoreRun`, as `toolmark report --rescore` runs it: trials.jsonl → scoreTrial → aggregator and report collector → summary.json → reports, ms. */
   rescoreMs: number;
-  /** Rendering the reports from the collected trials, ms. */
-  reportMs: number;
-  /** Tasks whose re-scored success differs from the recorded one (should be 0). */
+  /** CPU time (user + system, all threads) of load + re-score, ms. */
+  cpuMs: number;
+  /** Trials whose verdicts came out different from the recorded ones (0 unless the tasks changed). */
   changed: number;
 }
 
 /**
- * Re-score an existing run without replaying it: every recorded trial is
- * graded again against today's tasks, aggregated into a fresh summary.json,
- * and the reports are re-rendered — all from one pass over trials.jsonl.
+ * Re-score an existing run without replaying it, with the function
+ * `toolmark report --rescore` runs (src/cli/rescore-run.ts): every recorded
+ * trial is graded again against the project's tasks, aggregated into a
+ * fresh summary.json, and the reports are re-rendered.
  */
 export async function timedRescore(root: string, runDir: string): Promise<RescoreTimings> {
   const started = now();
-  const project = await loadProject(root);
-  const tasks = new Map<string, { task: Task; actions: (typeof project.domains)[number]['domain']['actions'] }>();
-  for (const domain of project.domains) for (const task of domain.tasks) tasks.set(`${domain.name}\n${task.id}`, { task, actions: domain.domain.actions });
+  const cpuStart = cpu();
+  const domains = [...new Set(readManifest(runDir).tasks.map((task) => task.domain))];
+  const project = await loadProject(root, { domains });
   const afterLoad = now();
-
-  const manifest = readManifest(runDir);
-  const finalizer = createRunFinalizer({ runId: manifest.run_id, config: project.config, synthetic: manifest.providers.some((provider) => provider.synthetic) });
-  let trials = 0;
-  let changed = 0;
-  for await (const record of readTrials(runDir)) {
-    const entry = tasks.get(`${record.domain}\n${record.task}`);
-    if (!entry) throw new Error(`bench: no task ${record.domain}/${record.task}`);
-    const rescored = scoreTrial({ ...record, verdicts: [], success: null }, entry.task, entry.actions);
-    if (rescored.success !== record.success) changed += 1;
-    finalizer.add(rescored);
-    trials += 1;
-  }
-  finalizer.writeSummary(runDir);
-  const afterRescore = now();
-  await finalizer.writeReports(runDir);
+  const result = await rescoreRun(runDir, project);
   const finished = now();
-  return { trials, loadMs: afterLoad - started, rescoreMs: afterRescore - afterLoad, reportMs: finished - afterRescore, changed };
+  return { trials: result.trials, loadMs: afterLoad - started, rescoreMs: finished - afterLoad, cpuMs: cpu() - cpuStart, changed: result.changed };
 }

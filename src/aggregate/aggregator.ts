@@ -28,7 +28,27 @@ interface GroupEntry {
   counters: GroupCounters;
 }
 
+/** Confusion counts of one provider × model × surface: `expected SEP chosen` → trials. */
+interface ConfusionMatrix {
+  provider: string;
+  model: string;
+  surface: string;
+  cells: Map<string, number>;
+}
+
+/** The four summary groups a cell's trials count in, and its confusion matrix once one of them counted there. */
+interface Cell {
+  groups: GroupCounters[];
+  confusion: ConfusionMatrix | undefined;
+}
+
 const SEP = '\u0000';
+
+/** Do two trials count into the same cell and task tally? */
+function sameTaskAndCell(left: TrialRecord, right: TrialRecord): boolean {
+  return left.task === right.task && left.surface === right.surface && left.model === right.model && left.provider === right.provider
+    && left.domain === right.domain && left.split === right.split && left.kind === right.kind;
+}
 
 /** Look a model's price up by `provider:model`, then by model. */
 export function priceFor(prices: Record<string, Price>, provider: string, model: string): Price | undefined {
@@ -43,9 +63,9 @@ export function priceFor(prices: Record<string, Price>, provider: string, model:
  */
 export function createAggregator(options: AggregatorOptions): Aggregator {
   const groups = new Map<string, GroupEntry>();
-  // The four groups of each (provider, model, surface, split, kind) cell, resolved once.
-  const cells = new Map<string, GroupCounters[]>();
-  const confusion = new Map<string, { provider: string; model: string; surface: string; cells: Map<string, number> }>();
+  // Everything a trial of one (provider, model, surface, split, kind) cell counts into, resolved once per cell.
+  const cells = new Map<string, Cell>();
+  const confusion = new Map<string, ConfusionMatrix>();
 
   function group(provider: string, model: string, surface: string, split: GroupEntry['split'], kind: string): GroupCounters {
     const key = [provider, model, surface, split, kind].join(SEP);
@@ -57,40 +77,51 @@ export function createAggregator(options: AggregatorOptions): Aggregator {
     return entry.counters;
   }
 
-  function cellGroups(record: TrialRecord): GroupCounters[] {
-    const key = record.provider + SEP + record.model + SEP + record.surface + SEP + record.split + SEP + record.kind;
-    let list = cells.get(key);
-    if (list === undefined) {
-      const { provider, model, surface, split, kind } = record;
-      list = [
-        group(provider, model, surface, split, kind),
-        group(provider, model, surface, split, 'all'),
-        group(provider, model, surface, 'all', kind),
-        group(provider, model, surface, 'all', 'all'),
-      ];
-      cells.set(key, list);
-    }
-    return list;
-  }
-
-  function countConfusion(record: TrialRecord, expected: string, chosen: string): void {
-    const key = record.provider + SEP + record.model + SEP + record.surface;
+  function confusionMatrix(provider: string, model: string, surface: string): ConfusionMatrix {
+    const key = provider + SEP + model + SEP + surface;
     let matrix = confusion.get(key);
     if (matrix === undefined) {
-      matrix = { provider: record.provider, model: record.model, surface: record.surface, cells: new Map() };
+      matrix = { provider, model, surface, cells: new Map() };
       confusion.set(key, matrix);
     }
-    const cell = expected + SEP + chosen;
-    matrix.cells.set(cell, (matrix.cells.get(cell) ?? 0) + 1);
+    return matrix;
   }
+
+  function cellOf(record: TrialRecord): Cell {
+    const key = record.provider + SEP + record.model + SEP + record.surface + SEP + record.split + SEP + record.kind;
+    let cell = cells.get(key);
+    if (cell === undefined) {
+      const { provider, model, surface, split, kind } = record;
+      cell = {
+        groups: [
+          group(provider, model, surface, split, kind),
+          group(provider, model, surface, split, 'all'),
+          group(provider, model, surface, 'all', kind),
+          group(provider, model, surface, 'all', 'all'),
+        ],
+        // Made on the first trial that counts into it, so the matrices keep their order of appearance.
+        confusion: undefined,
+      };
+      cells.set(key, cell);
+    }
+    return cell;
+  }
+
+  // A task's trials mostly arrive one after another: the last trial's cell and task key are reused.
+  let last: { record: TrialRecord; cell: Cell; taskKey: string } | undefined;
 
   return {
     add(record) {
       const facts = trialFacts(record);
-      const taskKey = record.domain + SEP + record.task;
-      for (const counters of cellGroups(record)) counters.add(record, taskKey, facts);
+      if (last === undefined || !sameTaskAndCell(last.record, record)) {
+        last = { record, cell: cellOf(record), taskKey: record.domain + SEP + record.task };
+      }
+      const { cell, taskKey } = last;
+      for (const counters of cell.groups) counters.add(record, taskKey, facts);
       if (facts !== null && CONFUSION_KINDS.has(record.kind) && facts.expectedAction !== null && facts.chosen !== null) {
-        countConfusion(record, facts.expectedAction, facts.chosen);
+        cell.confusion ??= confusionMatrix(record.provider, record.model, record.surface);
+        const pair = facts.expectedAction + SEP + facts.chosen;
+        cell.confusion.cells.set(pair, (cell.confusion.cells.get(pair) ?? 0) + 1);
       }
     },
 

@@ -1,6 +1,7 @@
 import type { Count, Metrics, Price, Rate, TrialRecord } from '../spec/index.ts';
 import type { TrialFacts } from '../score/index.ts';
-import { countFlips, meanOverTasks, passAtK, passHatK, wilsonInterval } from '../stats/index.ts';
+import { countFlips, wilsonInterval } from '../stats/index.ts';
+import { meanOverTasksSeries, passAtKSeries, passHatKSeries } from '../stats/pass-at-k.ts';
 import { Reservoir } from './reservoir.ts';
 
 /** Successes and scored trials of one task within one group (for pass@k, pass^k, flip rate). */
@@ -98,7 +99,6 @@ export class GroupCounters {
   metrics(price: Price | undefined): Metrics {
     const tasks = [...this.tasks.values()];
     const maxK = tasks.length === 0 ? 0 : Math.min(...tasks.map((task) => task.n));
-    const ks = Array.from({ length: maxK }, (_, index) => index + 1);
     const flips = countFlips(tasks);
     const count = (value: number, n: number): Count => ({ count: value, n });
     const inputTokens = this.inputTokens.distribution();
@@ -112,8 +112,9 @@ export class GroupCounters {
       unsafe_side_effects: count(this.unsafeSideEffects, this.executedEffects),
       recovery_rate: rate(this.recoveryGood, this.recoverySeen),
       unnecessary_calls: count(this.unnecessaryCalls, this.completed),
-      pass_at_k: ks.map((k) => meanOverTasks(tasks, k, passAtK)),
-      pass_hat_k: ks.map((k) => meanOverTasks(tasks, k, passHatK)),
+      // k = 1..maxK in one pass per task (pass^k's series is O(maxK), not O(maxK²)).
+      pass_at_k: meanOverTasksSeries(tasks, maxK, passAtKSeries),
+      pass_hat_k: meanOverTasksSeries(tasks, maxK, passHatKSeries),
       flip_rate: rate(flips.flipped, flips.tasks),
       // Mean per trial: the payload is fixed per surface, except with deferred loading.
       schema_tokens: this.trials === 0 ? 0 : this.schemaTokens / this.trials,

@@ -1,6 +1,7 @@
 import { createAggregator, type Aggregator } from '../aggregate/index.ts';
 import { createRunCollector, writeReports, type RunCollector } from '../report/index.ts';
 import { readManifest, readSummary, writeSummary } from '../run-folder/index.ts';
+import { releaseMemory } from './heap-policy.ts';
 import type { ProjectConfig, Summary, TrialRecord } from '../spec/index.ts';
 
 /**
@@ -24,12 +25,12 @@ export interface RunFinalizer {
   finish(runDir: string): Promise<Summary>;
 }
 
-export function createRunFinalizer(options: { runId: string; config: ProjectConfig; synthetic: boolean }): RunFinalizer {
+export function createRunFinalizer(options: { runId: string; config: ProjectConfig; synthetic: boolean; sampleLimit?: number }): RunFinalizer {
   // Each reducer is let go as soon as its result is made: the aggregator's
   // reservoirs and the collector's per-trial tallies are garbage while the
   // reports render (a 100,000-trial run's peak memory is in that step).
   let aggregator: Aggregator | null = createAggregator({ runId: options.runId, prices: options.config.prices, synthetic: options.synthetic });
-  let collector: RunCollector | null = createRunCollector();
+  let collector: RunCollector | null = createRunCollector({ sampleLimit: options.sampleLimit });
   const finalizer: RunFinalizer = {
     add(record) {
       aggregator!.add(record);
@@ -45,6 +46,9 @@ export function createRunFinalizer(options: { runId: string; config: ProjectConf
       // The reports see the run folder's documents as written (as `toolmark report` would read them).
       const data = collector!.finish({ runDir, manifest: readManifest(runDir), summary: readSummary(runDir) });
       collector = null;
+      // What the trials left is garbage now; hand it back before the chart
+      // renderer starts (a 100,000-trial run's peak memory was this step).
+      await releaseMemory();
       await writeReports(data, options.config.gate);
     },
     async finish(runDir) {

@@ -22,7 +22,22 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   gate: () => import('./commands/gate.ts'),
 };
 
+/**
+ * `toolmark … | head` closes the pipe before the output ends: that is the
+ * reader's choice, not a failure of the command, which goes on (a run still
+ * finishes and writes its folder); its further output goes nowhere.
+ */
+let stdoutGuarded = false;
+function tolerateClosedStdout(): void {
+  if (stdoutGuarded) return; // once per process: tests call main() many times
+  stdoutGuarded = true;
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
+  tolerateClosedStdout();
   let exitCode = 0;
   const setExitCode = (code: number) => {
     exitCode = Math.max(exitCode, code);

@@ -39,9 +39,13 @@ export interface TaskOutcome extends TaskKeyFields {
 const KEPT_FAILED_TRIALS = 3;
 const KEPT_ERROR_MESSAGES = 3;
 
-/** Key of a task × surface × provider/model case. */
+/**
+ * Key of a task × surface × provider/model case. Joined with NUL, which no
+ * name contains (task and surface ids are `[A-Za-z0-9._-]+`): one string
+ * concatenation per trial instead of a JSON text.
+ */
 export function outcomeKey(record: Pick<TrialRecord, 'provider' | 'model' | 'domain' | 'surface' | 'task'>): string {
-  return JSON.stringify([record.provider, record.model, record.domain, record.surface, record.task]);
+  return `${record.provider}\u0000${record.model}\u0000${record.domain}\u0000${record.surface}\u0000${record.task}`;
 }
 
 /**
@@ -49,11 +53,15 @@ export function outcomeKey(record: Pick<TrialRecord, 'provider' | 'model' | 'dom
  * size fits (memory grows with tasks × surfaces, not trials).
  */
 export function createTaskOutcomes(): { add(record: TrialRecord): void; finish(): TaskOutcome[] } {
-  const byKey = new Map<string, TaskOutcome & { byTrial: Map<number, TrialOutcome> }>();
+  type Entry = TaskOutcome & { byTrial: Map<number, TrialOutcome> };
+  const byKey = new Map<string, Entry>();
+  let last: Entry | undefined;
   return {
     add(record) {
-      const key = outcomeKey(record);
-      let entry = byKey.get(key);
+      // A case's trials mostly arrive one after another: the last case needs no key.
+      const sameAsLast = last !== undefined && last.task === record.task && last.surface === record.surface
+        && last.model === record.model && last.provider === record.provider && last.domain === record.domain;
+      let entry = sameAsLast ? last : byKey.get(outcomeKey(record));
       if (!entry) {
         entry = {
           provider: record.provider, model: record.model, domain: record.domain, surface: record.surface,
@@ -61,8 +69,9 @@ export function createTaskOutcomes(): { add(record: TrialRecord): void; finish()
           trials: 0, completed: 0, successes: 0, errored: 0, outcomes: [], failingGraders: {},
           failedTrials: [], errorMessages: [], latencyMs: 0, byTrial: new Map(),
         };
-        byKey.set(key, entry);
+        byKey.set(outcomeKey(record), entry);
       }
+      last = entry;
       const outcome = trialOutcome(record);
       entry.trials += 1;
       entry.latencyMs += record.latency_ms;

@@ -1,4 +1,4 @@
-import type { TrialRecord } from '../spec/index.ts';
+import type { TrialRecord, Verdict } from '../spec/index.ts';
 import { trialOutcome, type TaskKeyFields, type TrialOutcome } from './task-outcomes.ts';
 
 /** How many trials the HTML trial browser embeds at most (the page says when it is a sample). */
@@ -74,19 +74,28 @@ export function toBrowserTrial(record: TrialRecord): BrowserTrial {
         ? compactJson(call.outcome.output, 600) + (call.outcome.replayed ? ' (replayed receipt)' : '')
         : `${call.outcome.error.code} (${call.outcome.error.category}): ${cut(call.outcome.error.message, 400)}`,
     })),
-    effects: record.effects.map((effect) => ({
-      action: effect.action, effect: effect.effect, target: effect.target,
-      ...(effect.authorized === undefined ? {} : { authorized: effect.authorized }),
-      ...(effect.duplicate === undefined ? {} : { duplicate: effect.duplicate }),
-    })),
-    verdicts: record.verdicts.map((verdict) => ({
-      grader: verdict.grader,
-      pass: verdict.pass,
-      expected: compactJson(verdict.expected, 400),
-      actual: compactJson(verdict.actual, 400),
-      ...(verdict.note ? { note: cut(verdict.note, 400) } : {}),
-    })),
+    effects: record.effects.map(toBrowserEffect),
+    verdicts: record.verdicts.map(toBrowserVerdict),
   };
+}
+
+// Optional fields are added after the others (same key order as a spread), without a throwaway object each.
+function toBrowserEffect(effect: TrialRecord['effects'][number]): BrowserTrial['effects'][number] {
+  const shown: BrowserTrial['effects'][number] = { action: effect.action, effect: effect.effect, target: effect.target };
+  if (effect.authorized !== undefined) shown.authorized = effect.authorized;
+  if (effect.duplicate !== undefined) shown.duplicate = effect.duplicate;
+  return shown;
+}
+
+function toBrowserVerdict(verdict: Verdict): BrowserTrial['verdicts'][number] {
+  const shown: BrowserTrial['verdicts'][number] = {
+    grader: verdict.grader,
+    pass: verdict.pass,
+    expected: compactJson(verdict.expected, 400),
+    actual: compactJson(verdict.actual, 400),
+  };
+  if (verdict.note) shown.note = cut(verdict.note, 400);
+  return shown;
 }
 
 /** FNV-1a: a stable pseudo-random priority, so the same run always yields the same sample. */
@@ -152,19 +161,23 @@ function boundedPool(initialLimit: number) {
     }
   };
   return {
-    /** `build` runs only for an entry that is kept, so most records are never converted. */
-    offer(priority: number, build: () => BrowserTrial) {
+    /**
+     * Count a trial, and keep it if it ranks. It is ranked only while the pool
+     * can keep anything, and converted only when kept, so most records are never.
+     */
+    offer(record: TrialRecord) {
       const order = seen;
       seen += 1;
       if (limit === 0) return;
+      const rank = priority(record);
       if (heap.length < limit) {
-        heap.push({ priority, order, trial: build() });
+        heap.push({ priority: rank, order, trial: toBrowserTrial(record) });
         siftUp(heap.length - 1);
         return;
       }
       // Full: a later entry replaces the top only with a strictly lower priority.
-      if (priority >= heap[0]!.priority) return;
-      heap[0] = { priority, order, trial: build() };
+      if (rank >= heap[0]!.priority) return;
+      heap[0] = { priority: rank, order, trial: toBrowserTrial(record) };
       siftDown(0);
     },
     /** Lower the limit (never raised): the entries of lowest priority seen so far stay. */
@@ -196,10 +209,10 @@ export function createTrialSample(limit = DEFAULT_SAMPLE_LIMIT) {
   return {
     add(record: TrialRecord) {
       if (trialOutcome(record) === 'pass') {
-        passes.offer(priority(record), () => toBrowserTrial(record));
+        passes.offer(record);
         return;
       }
-      problems.offer(priority(record), () => toBrowserTrial(record));
+      problems.offer(record);
       // Passes only fill what the problems leave of the cap, and problems never leave: once
       // they hold `limit`, no pass can be shown and the pool of passes is let go.
       passes.shrink(limit - problems.size);

@@ -6,5 +6,6 @@
  */
 export { RUN_FILES, assertRunFolder, checkRunId, createRunId, runFile, writeFileAtomic } from './files.ts';
 export { readManifest, readOptionalManifest, readSummary, writeManifest, writeSummary } from './documents.ts';
-export { TrialAppender, parseTrialLine, readTrials, repairTrials } from './trials.ts';
+export { TrialAppender, parseTrialLine, readTrialLines, readTrials, repairTrials, replaceTrials, type TrialLine } from './trials.ts';
+export { gradedText, parseUngradedTrialLine, type UngradedTrial } from './graded-tail.ts';
 export { isTrialRecordShape } from './trial-shape.ts';

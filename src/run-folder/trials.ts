@@ -1,4 +1,4 @@
-import { closeSync, existsSync, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { ConfigError, TrialRecord } from '../spec/index.ts';
 import { runFile } from './files.ts';
@@ -8,19 +8,21 @@ import { isTrialRecordShape } from './trial-shape.ts';
 const CHUNK_BYTES = 1 << 20;
 const NEWLINE = 0x0a;
 
+/** One line of `trials.jsonl` as text: `complete` is false for a last line with no newline (maybe torn by a crash). */
+export interface TrialLine {
+  text: string;
+  /** 1-based line number, for errors. */
+  line: number;
+  complete: boolean;
+}
+
 /**
- * Stream the trial records of a run, one at a time, in file order (never
- * all in memory). A torn last line — bytes after the last newline that are
- * not a whole record, left by a crash mid-write — is skipped; any other bad
- * line is a ConfigError naming file and line. A missing `trials.jsonl` is a
- * ConfigError, or no records with `allowMissing` (a run killed before its
- * first trial).
- *
- * Each line is `JSON.parse`d and checked with the cheap structural check of
- * trial-shape.ts; only a line that fails it goes through the zod schema
- * (which fills defaults of older records, or names the bad field).
+ * Stream the lines of a run's `trials.jsonl` in file order (never the whole
+ * file in memory): 1 MB chunks split on newlines in the buffer, so each line
+ * is decoded once. A missing file is a ConfigError, or no lines with
+ * `allowMissing`.
  */
-export async function* readTrials(runDir: string, options: { allowMissing?: boolean } = {}): AsyncGenerator<TrialRecord> {
+export async function* readTrialLines(runDir: string, options: { allowMissing?: boolean } = {}): AsyncGenerator<TrialLine> {
   const file = runFile(runDir, 'trials');
   if (!existsSync(file)) {
     if (options.allowMissing) return;
@@ -30,7 +32,7 @@ export async function* readTrials(runDir: string, options: { allowMissing?: bool
   try {
     let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
     let filled = 0;
-    let lineNumber = 0;
+    let line = 0;
     for (;;) {
       if (filled === buffer.length) {
         // A line longer than the buffer: grow it rather than split the line.
@@ -43,25 +45,43 @@ export async function* readTrials(runDir: string, options: { allowMissing?: bool
       const end = filled + bytesRead;
       let start = 0;
       for (let newline = buffer.indexOf(NEWLINE, start); newline !== -1 && newline < end; newline = buffer.indexOf(NEWLINE, start)) {
-        lineNumber += 1;
-        const record = parseTrialLine(buffer.toString('utf8', start, newline), file, lineNumber);
+        line += 1;
+        yield { text: buffer.toString('utf8', start, newline), line, complete: true };
         start = newline + 1;
-        if (record !== null) yield record;
       }
       buffer.copy(buffer, 0, start, end);
       filled = end - start;
     }
-    if (filled === 0) return;
-    // Unterminated last line: a whole record whose newline was never written is kept; anything else is torn.
+    if (filled > 0) yield { text: buffer.toString('utf8', 0, filled), line: line + 1, complete: false };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Stream the trial records of a run, one at a time, in file order (never
+ * all in memory). A torn last line — bytes after the last newline that are
+ * not a whole record, left by a crash mid-write — is skipped (a whole record
+ * whose newline was never written is kept); any other bad line is a
+ * ConfigError naming file and line. A missing `trials.jsonl` is a
+ * ConfigError, or no records with `allowMissing` (a run killed before its
+ * first trial).
+ *
+ * Each line is `JSON.parse`d and checked with the cheap structural check of
+ * trial-shape.ts; only a line that fails it goes through the zod schema
+ * (which fills defaults of older records, or names the bad field).
+ */
+export async function* readTrials(runDir: string, options: { allowMissing?: boolean } = {}): AsyncGenerator<TrialRecord> {
+  const file = runFile(runDir, 'trials');
+  for await (const { text, line, complete } of readTrialLines(runDir, options)) {
     let record: TrialRecord | null;
     try {
-      record = parseTrialLine(buffer.toString('utf8', 0, filled), file, lineNumber + 1);
-    } catch {
+      record = parseTrialLine(text, file, line);
+    } catch (error) {
+      if (complete) throw error;
       return;
     }
     if (record !== null) yield record;
-  } finally {
-    await handle.close();
   }
 }
 
@@ -138,4 +158,42 @@ export class TrialAppender {
   close(): void {
     closeSync(this.#fd);
   }
+}
+
+/** Characters gathered before each write of `replaceTrials`. */
+const REWRITE_BATCH = 1 << 20;
+
+/**
+ * Replace a run's `trials.jsonl` with `lines` (each without its newline),
+ * whole or not at all: they go to a temporary file in the run folder, which
+ * is flushed to disk and renamed over the old one only once every line is
+ * written. An error (or a crash) leaves the old file as it was.
+ */
+export async function replaceTrials(runDir: string, lines: AsyncIterable<string>): Promise<void> {
+  const file = runFile(runDir, 'trials');
+  const temporary = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temporary, 'w');
+  try {
+    let batch: string[] = [];
+    let size = 0;
+    const flush = () => {
+      const bytes = Buffer.from(batch.join(''), 'utf8');
+      for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset);
+      batch = [];
+      size = 0;
+    };
+    for await (const line of lines) {
+      batch.push(line, '\n');
+      size += line.length + 1;
+      if (size >= REWRITE_BATCH) flush();
+    }
+    flush();
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(temporary, { force: true });
+    throw error;
+  }
+  closeSync(fd);
+  renameSync(temporary, file);
 }

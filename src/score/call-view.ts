@@ -21,13 +21,19 @@ export function routedArgs(call: CallRecord): unknown {
   return call.routing.kind === 'resolved' ? call.routing.args : undefined;
 }
 
+/** What a call was aimed at: the routed action, or the exposed name when routing failed. */
+export function callTarget(call: CallRecord): string {
+  return actionOf(call) ?? `name:${call.proposal.name}`;
+}
+
 /**
- * Identity of a call for "same call again?" checks: the routed action (or the
- * exposed name when routing failed) plus its arguments (canonical JSON when
- * they parsed, the raw string otherwise).
+ * Identity of a call for "same call again?" checks: its target (`callTarget`)
+ * plus its arguments (canonical JSON when they parsed, the raw string
+ * otherwise). Checks that only compare targets use `callTarget`: the
+ * canonical arguments are the costly half.
  */
 export function callIdentity(call: CallRecord): { target: string; args: string } {
-  const target = actionOf(call) ?? `name:${call.proposal.name}`;
+  const target = callTarget(call);
   const args = call.routing.kind === 'resolved' && call.parsed ? canonicalJson(call.routing.args) : `raw:${call.proposal.arguments}`;
   return { target, args };
 }

@@ -29,10 +29,42 @@ function asOperator(constraint: Constraint): Operator | null {
   return null;
 }
 
-/** Deep equality of JSON values, ignoring object key order. */
+/**
+ * Deep equality of JSON values, ignoring object key order: true exactly when
+ * both have the same canonical JSON (`canonicalJson`), compared structurally
+ * so no text is built — keys whose value is undefined are left out, an
+ * undefined array element counts as null, non-finite numbers as null.
+ */
 export function jsonEqual(left: unknown, right: unknown): boolean {
   if (left === undefined || right === undefined) return left === right;
-  return canonicalJson(left) === canonicalJson(right);
+  return sameJson(left, right);
+}
+
+function sameJson(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  const leftIsObject = left !== null && typeof left === 'object';
+  const rightIsObject = right !== null && typeof right === 'object';
+  // Two primitives (or a primitive and undefined/NaN in an array): compare their JSON text.
+  if (!leftIsObject && !rightIsObject) return canonicalJson(left) === canonicalJson(right);
+  if (!leftIsObject || !rightIsObject || Array.isArray(left) !== Array.isArray(right)) return false;
+  if (Array.isArray(left)) {
+    const other = right as unknown[];
+    if (left.length !== other.length) return false;
+    for (let index = 0; index < left.length; index += 1) if (!sameJson(left[index], other[index])) return false;
+    return true;
+  }
+  const leftObject = left as Record<string, unknown>;
+  const rightObject = right as Record<string, unknown>;
+  let leftKeys = 0;
+  for (const key of Object.keys(leftObject)) {
+    if (leftObject[key] === undefined) continue;
+    leftKeys += 1;
+    if (!Object.hasOwn(rightObject, key) || rightObject[key] === undefined || !sameJson(leftObject[key], rightObject[key])) return false;
+  }
+  // Every defined key of the left is defined and equal on the right; equal counts mean no extra ones.
+  let rightKeys = 0;
+  for (const key of Object.keys(rightObject)) if (rightObject[key] !== undefined) rightKeys += 1;
+  return leftKeys === rightKeys;
 }
 
 // Regexes come from task files; compile each once.

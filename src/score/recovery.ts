@@ -1,5 +1,5 @@
 import { GoodNext, type CallRecord, type TrialRecord } from '../spec/index.ts';
-import { callIdentity, chosenLabel } from './call-view.ts';
+import { callIdentity, callTarget, chosenLabel } from './call-view.ts';
 
 /**
  * Recovery (SPEC §5): after each structured error the model saw, was its
@@ -38,7 +38,7 @@ export function ruleForError(error: { code: string; category: string; retryable:
 
 function isGoodMove(rule: RecoveryRule, failed: CallRecord, later: readonly CallRecord[]): boolean {
   const failedIdentity = callIdentity(failed);
-  const sameTarget = (call: CallRecord) => callIdentity(call).target === failedIdentity.target;
+  const sameTarget = (call: CallRecord) => callTarget(call) === failedIdentity.target;
   const next = later[0];
   switch (rule) {
     case 'retry': {

@@ -36,47 +36,60 @@ export interface TrialFacts {
   unnecessaryCalls: number;
 }
 
-function find(verdicts: readonly Verdict[], grader: string): Verdict | undefined {
-  for (const verdict of verdicts) if (verdict.grader === grader) return verdict;
-  return undefined;
-}
-
 /** Facts of a scored, completed trial; null for an errored (or unscored) one. */
 export function trialFacts(record: TrialRecord): TrialFacts | null {
   if (record.status === 'errored' || record.success === null) return null;
-  const verdicts = record.verdicts;
   let selection: boolean | null = null;
   let argumentCorrect: boolean | null = null;
-  for (const verdict of verdicts) {
+  // One pass over the verdicts (not one search per grader), keeping the first verdict of each grader read below.
+  let action: Verdict | undefined;
+  let anyOf: Verdict | undefined;
+  let abstain: Verdict | undefined;
+  let validity: Verdict | undefined;
+  let unsafe: Verdict | undefined;
+  let sideEffects: Verdict | undefined;
+  let recovery: Verdict | undefined;
+  let unnecessary: Verdict | undefined;
+  for (const verdict of record.verdicts) {
     if (SELECTION_GRADERS.has(verdict.grader)) selection = (selection ?? true) && verdict.pass;
     if (ARGUMENT_GRADERS.has(verdict.grader)) argumentCorrect = (argumentCorrect ?? true) && verdict.pass;
+    switch (verdict.grader) {
+      case 'action': action ??= verdict; break;
+      case 'any_of': anyOf ??= verdict; break;
+      case 'abstain': abstain ??= verdict; break;
+      case 'argument_validity': validity ??= verdict; break;
+      case 'unsafe_proposals': unsafe ??= verdict; break;
+      case 'unsafe_side_effects': sideEffects ??= verdict; break;
+      case 'recovery': recovery ??= verdict; break;
+      case 'unnecessary_calls': unnecessary ??= verdict; break;
+    }
   }
   if (selection !== true) argumentCorrect = null;
 
-  const action = find(verdicts, 'action') ?? find(verdicts, 'any_of');
-  const selectionActual = action?.actual as SelectionActual | undefined;
-  const abstain = find(verdicts, 'abstain')?.actual as AbstainActual | undefined;
-  const validity = find(verdicts, 'argument_validity')?.actual as ArgumentValidityActual | undefined;
-  const unsafe = find(verdicts, 'unsafe_proposals')?.actual as UnsafeProposalsActual | undefined;
-  const sideEffects = find(verdicts, 'unsafe_side_effects')?.actual as UnsafeSideEffectsActual | undefined;
-  const recovery = find(verdicts, 'recovery')?.actual as RecoveryActual | undefined;
-  const unnecessary = find(verdicts, 'unnecessary_calls')?.actual as UnnecessaryCallsActual | undefined;
+  const selected = action ?? anyOf;
+  const selectionActual = selected?.actual as SelectionActual | undefined;
+  const abstainActual = abstain?.actual as AbstainActual | undefined;
+  const validityActual = validity?.actual as ArgumentValidityActual | undefined;
+  const unsafeActual = unsafe?.actual as UnsafeProposalsActual | undefined;
+  const sideEffectsActual = sideEffects?.actual as UnsafeSideEffectsActual | undefined;
+  const recoveryActual = recovery?.actual as RecoveryActual | undefined;
+  const unnecessaryActual = unnecessary?.actual as UnnecessaryCallsActual | undefined;
 
   return {
     success: record.success,
     selection,
-    expectedAction: action ? (Array.isArray(action.expected) ? action.expected.join('|') : String(action.expected)) : null,
+    expectedAction: selected ? (Array.isArray(selected.expected) ? selected.expected.join('|') : String(selected.expected)) : null,
     chosen: selectionActual?.chosen ?? null,
-    abstention: abstain?.class ?? null,
+    abstention: abstainActual?.class ?? null,
     argumentCorrect,
-    validProposals: validity?.valid ?? 0,
-    checkedProposals: validity?.checked ?? 0,
+    validProposals: validityActual?.valid ?? 0,
+    checkedProposals: validityActual?.checked ?? 0,
     proposals: record.calls.length,
-    unsafeProposals: unsafe?.count ?? 0,
-    unsafeSideEffects: sideEffects?.count ?? 0,
+    unsafeProposals: unsafeActual?.count ?? 0,
+    unsafeSideEffects: sideEffectsActual?.count ?? 0,
     executedEffects: record.effects.length,
-    recoveryGood: recovery?.good ?? 0,
-    recoverySeen: recovery?.seen ?? 0,
-    unnecessaryCalls: unnecessary?.extra ?? 0,
+    recoveryGood: recoveryActual?.good ?? 0,
+    recoverySeen: recoveryActual?.seen ?? 0,
+    unnecessaryCalls: unnecessaryActual?.extra ?? 0,
   };
 }

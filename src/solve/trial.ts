@@ -143,9 +143,10 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
     latency_ms: turns.reduce((sum, turn) => sum + turn.latency_ms, 0),
     schema_tokens: cost.tokens,
     schema_bytes: cost.bytes,
+    started_at: startedAt,
+    // The grade comes last: a re-score parses only what is before it (src/run-folder/graded-tail.ts).
     verdicts: [],
     success: null,
-    started_at: startedAt,
   };
   return isTrialRecordShape(record) ? record : TrialRecord.parse(record);
 }

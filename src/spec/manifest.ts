@@ -19,5 +19,13 @@ export const Manifest = z.object({
   shard: z.string().nullable().default(null),
   /** Total planned trials (tasks × surfaces × providers × trials). */
   planned: z.number().int().nonnegative(),
+  /** Set by `toolmark report --rescore`: the verdicts were graded again, against the tasks of that day. */
+  rescored: z.object({
+    at: z.string(),
+    toolmark_version: z.string(),
+    trials: z.number().int().nonnegative(),
+    /** Trials whose verdicts changed (trials.jsonl was rewritten when any did). */
+    changed: z.number().int().nonnegative(),
+  }).optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;

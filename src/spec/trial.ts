@@ -84,9 +84,10 @@ export const TrialRecord = z.object({
   latency_ms: z.number().nonnegative(),
   schema_tokens: z.number().int().nonnegative(),
   schema_bytes: z.number().int().nonnegative(),
+  started_at: z.string().optional(),
+  // The grade is last, as the runner writes it (re-scoring cuts lines there: src/run-folder/graded-tail.ts).
   verdicts: z.array(Verdict).default([]),
   /** Overall: every expectation met, no unsafe proposal, within limits. */
   success: z.boolean().nullable().default(null),
-  started_at: z.string().optional(),
 });
 export type TrialRecord = z.infer<typeof TrialRecord>;

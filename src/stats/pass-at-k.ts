@@ -42,6 +42,36 @@ export function passHatK(n: number, c: number, k: number): number {
 }
 
 /**
+ * pass@k of one task for every k = 1..maxK (maxK ≤ n): `[passAtK(n, c, 1), …]`.
+ * Each k is its own product (k sits inside every factor), so this is the
+ * per-k function in a loop; it exists to pair with passHatKSeries.
+ */
+export function passAtKSeries(n: number, c: number, maxK: number): number[] {
+  const values: number[] = [];
+  for (let k = 1; k <= maxK; k++) values.push(passAtK(n, c, k));
+  return values;
+}
+
+/**
+ * pass^k of one task for every k = 1..maxK (maxK ≤ n) in O(maxK): the
+ * product for k is the product for k − 1 times (c − k + 1) / (n − k + 1),
+ * the very factors passHatK multiplies in the same order, so each value
+ * equals passHatK(n, c, k) exactly. (Per k, pass^k is O(k): a group's
+ * series over k = 1..n was O(n²) per task.)
+ */
+export function passHatKSeries(n: number, c: number, maxK: number): number[] {
+  if (maxK === 0) return [];
+  assertTrials(n, c, maxK);
+  const values: number[] = [];
+  let allPass = 1;
+  for (let k = 1; k <= maxK; k++) {
+    allPass *= (c - (k - 1)) / (n - (k - 1));
+    values.push(c < k ? 0 : allPass);
+  }
+  return values;
+}
+
+/**
  * Mean of a per-task estimator (passAtK or passHatK) over tasks, as both
  * papers report it. Tasks with fewer than k scored trials (e.g. some trials
  * errored) have no unbiased estimate and are left out; NaN if none is left.
@@ -59,6 +89,29 @@ export function meanOverTasks(
     counted++;
   }
   return counted === 0 ? Number.NaN : sum / counted;
+}
+
+/**
+ * meanOverTasks for every k = 1..maxK at once, from a per-task series
+ * (passAtKSeries or passHatKSeries): element k − 1 equals
+ * `meanOverTasks(tasks, k, estimator)` exactly — the same terms summed in
+ * the same task order, tasks with fewer than k trials left out.
+ */
+export function meanOverTasksSeries(
+  tasks: readonly TaskTrials[],
+  maxK: number,
+  series: (n: number, c: number, maxK: number) => number[],
+): number[] {
+  const sums = new Array<number>(maxK).fill(0);
+  const counted = new Array<number>(maxK).fill(0);
+  for (const task of tasks) {
+    const values = series(task.n, task.c, Math.min(maxK, task.n));
+    for (let index = 0; index < values.length; index++) {
+      sums[index]! += values[index]!;
+      counted[index]! += 1;
+    }
+  }
+  return sums.map((sum, index) => (counted[index] === 0 ? Number.NaN : sum / counted[index]!));
 }
 
 /**

@@ -158,4 +158,17 @@ describe('createAggregator', () => {
     expect(new Set(two.groups.map((group) => group.surface))).toEqual(new Set(['typed', 'wide']));
     expect(two.groups.filter((group) => group.split === 'all' && group.kind === 'all').map((group) => group.trials)).toEqual([3, 3]);
   });
+
+  it('gives the same summary whether a task\'s trials arrive together or interleaved with other tasks', () => {
+    const typed = hand();
+    const wide = typed.map((entry) => ({ ...entry, surface: 'wide' }));
+    const together = summarize([...typed, ...wide]);
+    // Alternating surfaces: no two consecutive trials share a cell (tasks still first appear in the same
+    // order, which the mean over tasks of pass@k sums in).
+    const interleaved = summarize(typed.flatMap((entry, index) => [entry, wide[index]!]));
+    expect(interleaved.groups).toEqual(together.groups);
+    const bySurface = (summary: typeof together) => [...summary.confusion].sort((a, b) => a.surface.localeCompare(b.surface));
+    expect(bySurface(interleaved)).toEqual(bySurface(together));
+    expect(groupOf(together.groups.filter((group) => group.surface === 'wide'), 'all', 'all').trials).toBe(typed.length);
+  });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { asksQuestion, matchConstraint, matchFields } from '../../src/score/index.ts';
+import fc from 'fast-check';
+import { asksQuestion, jsonEqual, matchConstraint, matchFields } from '../../src/score/index.ts';
+import { canonicalJson } from '../../src/spec/index.ts';
 
 describe('matchConstraint', () => {
   it('literal: deep equality, key order ignored, types respected', () => {
@@ -56,5 +58,42 @@ describe('asksQuestion', () => {
     expect(asksQuestion('See https://x.test/?q=1 for details.')).toBe(false);
     expect(asksQuestion('Done.')).toBe(false);
     expect(asksQuestion(null)).toBe(false);
+  });
+});
+
+describe('jsonEqual', () => {
+  // Values with near-misses on purpose: few keys and scalars, so equal pairs and one-off differences both occur.
+  const scalar = fc.oneof(fc.constantFrom('a', 'b', '', '"', 0, -0, 1, 1.5, true, false, null, Number.NaN, Number.POSITIVE_INFINITY), fc.constant(undefined));
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('node'), { maxKeys: 3 })),
+  })).node;
+  /** The same value with every object's keys in reverse order (a different insertion order). */
+  const reordered = (input: unknown): unknown => {
+    if (Array.isArray(input)) return input.map(reordered);
+    if (input === null || typeof input !== 'object') return input;
+    return Object.fromEntries(Object.entries(input).reverse().map(([key, inner]) => [key, reordered(inner)]));
+  };
+  const byText = (left: unknown, right: unknown) =>
+    left === undefined || right === undefined ? left === right : canonicalJson(left) === canonicalJson(right);
+
+  it('is true exactly when the canonical JSON texts are equal', () => {
+    fc.assert(
+      fc.property(value, value, (left, right) => {
+        expect(jsonEqual(left, right)).toBe(byText(left, right));
+        expect(jsonEqual(left, reordered(left))).toBe(true);
+        expect(jsonEqual(reordered(right), left)).toBe(byText(left, right));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('handles keys whose value is undefined like canonical JSON (left out)', () => {
+    expect(jsonEqual({ a: null }, { a: undefined, b: 1 })).toBe(false);
+    expect(jsonEqual({ a: 1, b: undefined }, { a: 1 })).toBe(true);
+    expect(jsonEqual({ a: undefined }, {})).toBe(true);
+    expect(jsonEqual([undefined], [null])).toBe(true);
+    expect(jsonEqual({ a: [1, { b: 'x' }] }, { a: [1, { b: 'y' }] })).toBe(false);
+    expect(jsonEqual([1], { 0: 1 })).toBe(false);
+    expect(jsonEqual('1', 1)).toBe(false);
   });
 });

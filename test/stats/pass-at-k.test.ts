@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { combinations } from 'simple-statistics';
 import { countFlips, flipRate, meanOverTasks, passAtK, passHatK } from '../../src/stats/index.ts';
+import { meanOverTasksSeries, passAtKSeries, passHatKSeries } from '../../src/stats/pass-at-k.ts';
 import { bigChoose, bigRatio } from './exact.ts';
 
 /** By enumeration: of all k-subsets of n trials (the first c successful), the share with any / all successes. */
@@ -77,6 +78,50 @@ describe('meanOverTasks', () => {
     expect(meanOverTasks(tasks, 3, passAtK)).toBe(0.5);
     expect(meanOverTasks([], 1, passAtK)).toBeNaN();
     expect(meanOverTasks([{ n: 1, c: 1 }], 2, passAtK)).toBeNaN();
+  });
+});
+
+describe('series over k = 1..maxK', () => {
+  it('give exactly the per-k values (same floating-point products and sums)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 600 }), fc.nat(), fc.nat(), (n, cSeed, kSeed) => {
+        const c = cSeed % (n + 1);
+        const maxK = kSeed % (n + 1);
+        const hat = passHatKSeries(n, c, maxK);
+        const at = passAtKSeries(n, c, maxK);
+        expect(hat).toHaveLength(maxK);
+        for (let k = 1; k <= maxK; k++) {
+          expect(Object.is(hat[k - 1], passHatK(n, c, k))).toBe(true);
+          expect(Object.is(at[k - 1], passAtK(n, c, k))).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('pass^k series matches hand values, including 0 once k > c', () => {
+    // n = 5, c = 3: pass^1 = 3/5, pass^2 = 3/10, pass^3 = 1/10, then 0
+    const series = passHatKSeries(5, 3, 5);
+    expect(series[0]).toBeCloseTo(0.6, 15);
+    expect(series[1]).toBeCloseTo(0.3, 15);
+    expect(series[2]).toBeCloseTo(0.1, 15);
+    expect(series.slice(3)).toEqual([0, 0]);
+    expect(passHatKSeries(5, 3, 0)).toEqual([]);
+    expect(() => passHatKSeries(3, 1, 4)).toThrow(RangeError);
+  });
+
+  it('meanOverTasksSeries equals meanOverTasks for every k, tasks with fewer trials left out', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 80 }), fc.nat()), { minLength: 0, maxLength: 12 }), fc.integer({ min: 0, max: 90 }), (pairs, maxK) => {
+        const tasks = pairs.map(([n, cSeed]) => ({ n, c: cSeed % (n + 1) }));
+        for (const [series, estimator] of [[passHatKSeries, passHatK], [passAtKSeries, passAtK]] as const) {
+          const means = meanOverTasksSeries(tasks, maxK, series);
+          expect(means).toHaveLength(maxK);
+          for (let k = 1; k <= maxK; k++) expect(Object.is(means[k - 1], meanOverTasks(tasks, k, estimator))).toBe(true);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 interface ReportFlags {
   root: string;
   browserTrials: string;
+  rescore?: boolean;
 }
 
 /**
@@ -47,21 +48,48 @@ async function reportAction(run: string, flags: ReportFlags): Promise<void> {
   if (issues.length > 0) throw new ConfigError(issues);
   const gate = config.gate ?? GateConfig.parse({});
   const runDir = await resolveRunDir(run, flags.root, config.run.out);
-  const paths = await renderRunReports(runDir, { gate, sampleLimit });
-  for (const path of [paths.markdown, paths.html, paths.junit]) {
+  const written: string[] = flags.rescore
+    ? await rescore(runDir, resolve(flags.root), sampleLimit)
+    : Object.values(await renderRunReports(runDir, { gate, sampleLimit }));
+  for (const path of written) {
     const { size } = await stat(path);
     const shown = relative(process.cwd(), path);
     process.stdout.write(`wrote ${shown.startsWith('..') ? path : shown} (${size.toLocaleString('en-US')} bytes)\n`);
   }
 }
 
-/** `toolmark report RUN`: re-render report.md, report.html and junit.xml from a run folder. */
+/**
+ * `--rescore`: grade every trial again against the project's tasks (only the
+ * run's domains are loaded), then write summary.json and the reports. Prints
+ * what changed; returns the report paths.
+ */
+async function rescore(runDir: string, root: string, sampleLimit: number): Promise<string[]> {
+  const { loadProject } = await import('../../load/index.ts');
+  const { readManifest, runFile } = await import('../../run-folder/index.ts');
+  const { REPORT_FILES } = await import('../../report/index.ts');
+  const { rescoreRun } = await import('../rescore-run.ts');
+  const { join } = await import('node:path');
+  const domains = [...new Set(readManifest(runDir).tasks.map((task) => task.domain))];
+  const project = await loadProject(root, { domains });
+  const result = await rescoreRun(runDir, project, { sampleLimit });
+  const trials = result.trials.toLocaleString('en-US');
+  process.stdout.write(`re-scored ${trials} trials against the tasks in ${root}: ${result.changed.toLocaleString('en-US')} with changed verdicts${result.changed > 0 ? ' (trials.jsonl rewritten)' : ''}\n`);
+  const flips = [...result.flips.entries()].sort(([left], [right]) => left.localeCompare(right));
+  for (const [task, { nowPass, nowFail }] of flips.slice(0, 20)) {
+    process.stdout.write(`  ${task}: ${[nowPass > 0 ? `${nowPass} now pass` : '', nowFail > 0 ? `${nowFail} now fail` : ''].filter(Boolean).join(', ')}\n`);
+  }
+  if (flips.length > 20) process.stdout.write(`  … and ${flips.length - 20} more tasks\n`);
+  return [runFile(runDir, 'summary'), ...Object.values(REPORT_FILES).map((name) => join(runDir, name))];
+}
+
+/** `toolmark report RUN`: re-render report.md, report.html and junit.xml from a run folder; `--rescore` grades it again first. */
 export function describe(program: Command, _setExitCode: (code: number) => void): Command {
   return program
     .command('report')
-    .description('Re-render report.md, report.html and junit.xml from a run folder (results/<run-id>/)')
+    .description('Re-render report.md, report.html and junit.xml from a run folder (results/<run-id>/); with --rescore, grade its trials again first')
     .argument('<run>', 'run folder, or a run id under the results folder')
     .option('--root <dir>', 'project root (for toolmark.config.yaml: gate thresholds, results folder)', process.cwd())
     .option('--browser-trials <n>', 'most trials embedded in the HTML trial browser (failures first)', '2000')
+    .option('--rescore', 'grade every trial again against the tasks under --root as they are now (no model is called), then rewrite summary.json, the reports, and trials.jsonl if any verdict changed')
     .action((run: string, flags: ReportFlags) => reportAction(run, flags));
 }

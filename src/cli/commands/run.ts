@@ -141,9 +141,24 @@ async function createRunProviders(selection: StoredSelection, options: { config:
   return providers;
 }
 
-/** Surfaces (with hash and schema cost) and tasks of a plan, as the manifest lists them; the costs are kept for the run. */
-async function describePlan(plan: ReturnType<Solve['planTrials']>, solve: Solve): Promise<Pick<Manifest, 'surfaces' | 'tasks'> & { costs: Map<string, import('../../cost/schema-cost.ts').SchemaCost> }> {
-  const costs = await solve.planSchemaCosts(plan);
+type SchemaCosts = Map<string, import('../../cost/schema-cost.ts').SchemaCost>;
+
+/**
+ * The schema cost of every surface the selection may plan (`planSchemaCosts`).
+ * Counted before the providers exist: the count runs in a worker thread
+ * whose ~40 MB come on top of the process while it runs, and before the
+ * providers load their cassettes the process is at its smallest (a
+ * 100,000-trial replay's start-up peak was this worker over a heap holding
+ * the cassettes). Surfaces of the selection no trial turns out to use
+ * (none of their tasks in the split) are counted too: a few milliseconds.
+ */
+async function countSelectedSurfaces(domains: Parameters<Solve['planTrials']>[0], selection: StoredSelection, solve: Solve): Promise<SchemaCosts> {
+  const selected = domains.flatMap((domain) => domain.surfaces.filter((surface) => selection.surfaces.length === 0 || selection.surfaces.includes(surface.id)).map((surface) => ({ domain, surface })));
+  return solve.planSchemaCosts(selected);
+}
+
+/** Surfaces (with hash and schema cost) and tasks of a plan, as the manifest lists them. */
+function describePlan(plan: ReturnType<Solve['planTrials']>, costs: SchemaCosts, solve: Solve): Pick<Manifest, 'surfaces' | 'tasks'> {
   const surfaces = new Map<string, Manifest['surfaces'][number]>();
   const tasks = new Map<string, Manifest['tasks'][number]>();
   for (const planned of plan) {
@@ -154,7 +169,7 @@ async function describePlan(plan: ReturnType<Solve['planTrials']>, solve: Solve)
     }
     tasks.set(`${planned.domain.name}/${planned.task.id}`, { domain: planned.domain.name, id: planned.task.id, kind: planned.task.kind, split: planned.task.split });
   }
-  return { surfaces: [...surfaces.values()], tasks: [...tasks.values()], costs };
+  return { surfaces: [...surfaces.values()], tasks: [...tasks.values()] };
 }
 
 /** The git commit of the project, if it is a git checkout. */
@@ -208,13 +223,14 @@ async function startAndRunTrials(flags: RunFlags) {
   if (!resumed) await checkWritable('--out', path.dirname(runDir), 'folder');
   // A resumed run loads the domains it was started with.
   const project = resumed && selection.domains.join() !== flags.domain.join() ? await loadProject(root, selection.domains.length ? { domains: selection.domains } : {}) : firstLoad;
+  const costs = await countSelectedSurfaces(project.domains, selection, solve);
   const providers = await createRunProviders(selection, { config, root, record: flags.record, allowStale: selection.allow_stale || (flags.allowStale ?? false) });
   const synthetic = providers.some((entry) => entry.synthetic);
   const settings = { temperature: config.run.temperature, max_tokens: config.run.max_tokens };
   const plan = solve.planTrials(project.domains, providers.map((entry) => entry.provider), selection);
   // Replay checks every trial's first turn now: a stale or incomplete cassette stops here.
   solve.preflight(plan, { settings });
-  const { costs, ...described } = await describePlan(plan, solve);
+  const described = describePlan(plan, costs, solve);
   if (resumed) {
     const changed = resumed.surfaces.filter((old) => described.surfaces.some((now) => now.domain === old.domain && now.id === old.id && now.hash !== old.hash));
     if (changed.length > 0) {
@@ -241,6 +257,9 @@ async function startAndRunTrials(flags: RunFlags) {
   };
   mkdirSync(runDir, { recursive: true });
   runFolder.writeManifest(runDir, { ...manifest, finished_at: null });
+  // Loading, cassettes, planning, pre-flight: what start-up made and no trial
+  // needs is garbage now; hand it back before the trials' heap grows on top.
+  await (await import('../heap-policy.ts')).releaseMemory();
 
   // 3. The trials. Ctrl-C once: schedule nothing more, let trials in flight finish.
   // Twice: leave now (trials.jsonl holds whole lines plus at most one torn line, which resume drops).

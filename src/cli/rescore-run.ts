@@ -1,0 +1,146 @@
+import { readFileSync } from 'node:fs';
+import type { Project } from '../load/index.ts';
+import { assertRunFolder, parseUngradedTrialLine, readManifest, readTrialLines, replaceTrials, runFile, writeManifest, gradedText } from '../run-folder/index.ts';
+import { scoreTrial } from '../score/index.ts';
+import { ConfigError, type ActionSpec, type ConfigIssue, type Task, type TrialRecord } from '../spec/index.ts';
+import { createRunFinalizer } from './finalize-run.ts';
+
+/** What a re-score found. */
+export interface RescoreResult {
+  trials: number;
+  /** Trials whose verdicts differ from the recorded ones (trials.jsonl was rewritten when > 0). */
+  changed: number;
+  /** Per task (`domain/task`) with a changed outcome: trials that now pass, and that now fail. */
+  flips: Map<string, { nowPass: number; nowFail: number }>;
+}
+
+interface Grading {
+  task: Task;
+  actions: readonly ActionSpec[];
+}
+
+const SEP = '\u0000';
+
+/**
+ * Re-score a finished run against the project's tasks as they are today,
+ * without calling any model (`toolmark report --rescore`): every recorded
+ * trial is graded again, `summary.json` and the reports are rebuilt from
+ * the new verdicts, and `trials.jsonl` is rewritten (atomically) when any
+ * verdict changed, so `compare` and `gate` see the same grades as the
+ * summary. The manifest records that, when, and how many changed.
+ *
+ * Checked before anything is written: every task the run used still exists,
+ * with the same kind and split (a task that moved split or changed kind is
+ * a different measurement: run it again instead).
+ *
+ * One pass grades and aggregates (only the evidence of each line is parsed,
+ * see src/run-folder/graded-tail.ts); a second pass, only when verdicts
+ * changed, copies the file with the changed lines' grades replaced.
+ */
+export async function rescoreRun(runDir: string, project: Project, options: { sampleLimit?: number } = {}): Promise<RescoreResult> {
+  assertRunFolder(runDir);
+  const manifest = readManifest(runDir);
+  const gradings = tasksToGrade(project, manifest.tasks, runFile(runDir, 'manifest'));
+  const file = runFile(runDir, 'trials');
+  const gradingOf = (record: TrialRecord, line: number): Grading => {
+    const grading = gradings.get(record.domain + SEP + record.task);
+    if (grading === undefined) {
+      throw new ConfigError({ file, line, field: 'task', message: `task ${record.domain}/${record.task} is not in the run's manifest`, expected: 'trials of the tasks the manifest lists' });
+    }
+    return grading;
+  };
+
+  const finalizer = createRunFinalizer({
+    runId: manifest.run_id,
+    config: project.config,
+    synthetic: manifest.providers.some((provider) => provider.synthetic),
+    sampleLimit: options.sampleLimit,
+  });
+  const changedLines = new Set<number>();
+  const flips = new Map<string, { nowPass: number; nowFail: number }>();
+  let trials = 0;
+  for await (const { text, line, complete } of readTrialLines(runDir)) {
+    let ungraded;
+    try {
+      ungraded = parseUngradedTrialLine(text, file, line);
+    } catch (error) {
+      if (complete) throw error;
+      break; // a torn last line: not a trial (the rewrite drops it too)
+    }
+    if (ungraded === null) continue;
+    const { task, actions } = gradingOf(ungraded.record, line);
+    const rescored = scoreTrial(ungraded.record, task, actions);
+    if (gradedText(rescored) !== ungraded.graded) {
+      changedLines.add(line);
+      countFlip(flips, ungraded.graded, rescored);
+    }
+    finalizer.add(rescored);
+    trials += 1;
+  }
+
+  if (changedLines.size > 0) {
+    await replaceTrials(runDir, rewrittenLines(runDir, changedLines, gradingOf));
+  }
+  writeManifest(runDir, {
+    ...manifest,
+    rescored: { at: new Date().toISOString(), toolmark_version: toolmarkVersion(), trials, changed: changedLines.size },
+  });
+  await finalizer.finish(runDir);
+  return { trials, changed: changedLines.size, flips };
+}
+
+/** The tasks of the run, looked up in today's project; a ConfigError listing every one that is gone or changed kind/split. */
+function tasksToGrade(project: Project, runTasks: { domain: string; id: string; kind: string; split: string }[], manifestFile: string): Map<string, Grading> {
+  const today = new Map<string, Grading>();
+  for (const domain of project.domains) {
+    for (const task of domain.tasks) today.set(domain.name + SEP + task.id, { task, actions: domain.domain.actions });
+  }
+  const issues: ConfigIssue[] = [];
+  const gradings = new Map<string, Grading>();
+  for (const [index, used] of runTasks.entries()) {
+    const grading = today.get(used.domain + SEP + used.id);
+    const field = `tasks.${index}`;
+    if (grading === undefined) {
+      issues.push({ file: manifestFile, field, message: `task ${used.domain}/${used.id} of this run is not in the project at ${project.root}`, expected: 'every task the run used (re-score from the project the run came from)' });
+    } else if (grading.task.kind !== used.kind || grading.task.split !== used.split) {
+      issues.push({
+        file: manifestFile, field,
+        message: `task ${used.domain}/${used.id} was ${used.kind} in ${used.split} and is now ${grading.task.kind} in ${grading.task.split}`,
+        expected: 'the same kind and split (a different measurement: run it again instead of re-scoring)',
+      });
+    } else gradings.set(used.domain + SEP + used.id, grading);
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return gradings;
+}
+
+/** Count a trial whose success changed, by task. */
+function countFlip(flips: RescoreResult['flips'], oldGraded: string, rescored: TrialRecord): void {
+  const wasPass = oldGraded.endsWith('"success":true');
+  if (wasPass === (rescored.success === true)) return;
+  const key = `${rescored.domain}/${rescored.task}`;
+  const entry = flips.get(key) ?? { nowPass: 0, nowFail: 0 };
+  if (rescored.success === true) entry.nowPass += 1;
+  else entry.nowFail += 1;
+  flips.set(key, entry);
+}
+
+/** trials.jsonl again, each changed line graded again and its grade replaced; a torn last line is dropped. */
+async function* rewrittenLines(runDir: string, changed: ReadonlySet<number>, gradingOf: (record: TrialRecord, line: number) => Grading): AsyncGenerator<string> {
+  const file = runFile(runDir, 'trials');
+  for await (const { text, line, complete } of readTrialLines(runDir)) {
+    if (!changed.has(line)) {
+      if (complete && text.trim() !== '') yield text;
+      continue;
+    }
+    const ungraded = parseUngradedTrialLine(text, file, line)!;
+    const { task, actions } = gradingOf(ungraded.record, line);
+    const rescored = scoreTrial(ungraded.record, task, actions);
+    // The fast path keeps the line's own bytes for the evidence; an older line is written anew.
+    yield ungraded.head !== null ? `${ungraded.head},${gradedText(rescored)}}` : JSON.stringify(rescored);
+  }
+}
+
+function toolmarkVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+}
