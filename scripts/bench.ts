@@ -105,7 +105,7 @@ async function main(): Promise<void> {
     const intact = (result: LiveResult) => result.failed === 0 && result.mismatched === 0 && result.server.missing === 0 && result.server.duplicates === 0 && result.server.ids === result.requests;
     line(
       `2. live: 2,000 requests × 50 ms at concurrency 32 in ${seconds(live.plain.wallMs)} (ideal ${seconds(live.plain.idealMs)}): efficiency ${live.plain.efficiency.toFixed(3)} — target ≥ ${TARGETS.efficiency}: ${verdict(live.plain.efficiency >= TARGETS.efficiency)} ` +
-        `(client CPU ${seconds(live.plain.clientCpuMs)}; ${live.plain.server.connections} new connections: keep-alive reused the warm-up's)`,
+        `(client CPU ${seconds(live.plain.clientCpuMs)}; ${live.plain.server.connections} TCP connections opened during the measurement, the rest reused from the warm-up by keep-alive)`,
     );
     line(
       `2b. live with 10% answered 429 + retry-after 0.2: ${live.throttled.server.refused} refused, ${live.throttled.server.attempts} attempts, ${live.throttled.requests - live.throttled.failed} of ${live.throttled.requests} completed, ` +

@@ -58,8 +58,8 @@ export async function timedReplay(root: string, runId: string, hooks: { onTrialD
   const afterSummary = now();
   const cpuSummary = cpu();
   await hooks.onPhase?.('summary');
-  await finalizer.writeReports(runDir);
   writeManifest(runDir, { ...manifest, finished_at: new Date().toISOString() });
+  await finalizer.writeReports(runDir);
   const finished = now();
   const cpuFinished = cpu();
 

@@ -1,5 +1,5 @@
 import type { Count, Metrics, Price, Rate, TrialRecord } from '../spec/index.ts';
-import type { TrialFacts } from '../score/index.ts';
+import { ABSTENTION_CLASSES, type TrialFacts } from '../score/index.ts';
 import { countFlips, wilsonInterval } from '../stats/index.ts';
 import { meanOverTasksSeries, passAtKSeries, passHatKSeries } from '../stats/pass-at-k.ts';
 import { Reservoir } from './reservoir.ts';
@@ -97,7 +97,9 @@ export class GroupCounters {
 
   /** The metrics of SPEC §5 for this group. */
   metrics(price: Price | undefined): Metrics {
-    const tasks = [...this.tasks.values()];
+    // In task-key order: a float sum depends on its order, and the summary must
+    // not depend on which trial finished first (concurrency, simulated tool time).
+    const tasks = [...this.tasks.entries()].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)).map(([, tally]) => tally);
     const maxK = tasks.length === 0 ? 0 : Math.min(...tasks.map((task) => task.n));
     const flips = countFlips(tasks);
     const count = (value: number, n: number): Count => ({ count: value, n });
@@ -123,7 +125,8 @@ export class GroupCounters {
       output_tokens: outputTokens,
       latency_ms: this.latency.distribution(),
       cost_usd: price === undefined ? null : (inputTokens.total * price.input_per_million + outputTokens.total * price.output_per_million) / 1_000_000,
-      abstentions: { ...this.abstentions },
+      // In ABSTENTION_CLASSES order, not first-seen order: the summary must not depend on which trial finished first.
+      abstentions: Object.fromEntries(ABSTENTION_CLASSES.filter((name) => name in this.abstentions).map((name) => [name, this.abstentions[name]!])),
       errored: this.errored,
       trials: this.trials,
     };

@@ -22,13 +22,14 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 export type BoundaryOutcome<T> = { kind: 'done'; value: T } | { kind: 'timeout' } | { kind: 'cancelled' };
 
 /**
- * Race `work` against a timer and an outer signal. Whichever ends first
+ * Race `work` against a timer (and, on simulated time, the call's simulated
+ * deadline) and an outer signal. Whichever ends first
  * wins; on a timeout or cancel, `controller` is aborted so the handler stops
  * (its sleeps reject, its pre-write check throws) and `work` keeps running
  * only to be awaited by whoever needs its late settlement.
  */
-export async function raceBoundary<T>(work: Promise<T>, options: { timeoutMs: number; controller: AbortController; outer?: AbortSignal }): Promise<BoundaryOutcome<T>> {
-  const { timeoutMs, controller, outer } = options;
+export async function raceBoundary<T>(work: Promise<T>, options: { timeoutMs: number; controller: AbortController; outer?: AbortSignal; expired?: Promise<void> }): Promise<BoundaryOutcome<T>> {
+  const { timeoutMs, controller, outer, expired } = options;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onOuterAbort: (() => void) | undefined;
   const timeout = new Promise<BoundaryOutcome<T>>((resolve) => {
@@ -43,7 +44,9 @@ export async function raceBoundary<T>(work: Promise<T>, options: { timeoutMs: nu
   // A rejection after we stopped listening must not surface as unhandled.
   work.catch(() => undefined);
   try {
-    const outcome = await Promise.race([work.then((value): BoundaryOutcome<T> => ({ kind: 'done', value })), timeout, cancelled]);
+    // `expired`: simulated time reached the timeout (tool-time.ts); the real timer stays armed as a safety net.
+    const simulatedTimeout = expired?.then((): BoundaryOutcome<T> => ({ kind: 'timeout' }));
+    const outcome = await Promise.race([work.then((value): BoundaryOutcome<T> => ({ kind: 'done', value })), timeout, cancelled, ...(simulatedTimeout ? [simulatedTimeout] : [])]);
     if (outcome.kind !== 'done') controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
     return outcome;
   } finally {

@@ -1,6 +1,7 @@
 import { canonicalJson, ToolError, toolError } from '../spec/index.ts';
 import type { Actor, Approval, JsonSchema, SideEffect, ToolCall, ToolResult } from '../spec/index.ts';
 import { abortableSleep, raceBoundary, withKeyLock } from './boundary.ts';
+import { SimulatedCallTime } from './tool-time.ts';
 import { isHandlerFailure } from './fail.ts';
 import { approvalFingerprint } from './fingerprint.ts';
 import type { ReceiptStore } from './receipt-store.ts';
@@ -18,6 +19,12 @@ export interface InvokeContext<State> {
   receipts: ReceiptStore;
   /** Cancels the call from outside (e.g. the run is stopping). */
   signal?: AbortSignal;
+  /**
+   * Run the call on simulated time (tool-time.ts): the handler's sleeps
+   * advance a clock instead of waiting, and the timeout falls where it would
+   * in real time. The call's simulated duration is written to `elapsedMs`.
+   */
+  simulatedTime?: { elapsedMs: number };
 }
 
 /** The typed dispatcher (SPEC §4). */
@@ -161,6 +168,7 @@ class ToolRegistry<State> implements Registry<State> {
   async #withinBoundary(tool: ToolSpec<State>, input: unknown, key: string | null, fingerprint: string, context: InvokeContext<State>): Promise<ToolResult> {
     const runtime = tool.runtime;
     const controller = new AbortController();
+    const simulated = context.simulatedTime ? new SimulatedCallTime(runtime.timeout_ms) : null;
     let wrote = false;
     /** This call's claim on the key while it holds one; null before claiming and once settled. */
     let claimId: string | null = null;
@@ -183,7 +191,7 @@ class ToolRegistry<State> implements Registry<State> {
         wrote = true;
         context.effects.push({ action: effect.action, effect: effect.effect, target: effect.target, change_id: effect.change_id ?? null });
       },
-      sleep: (ms) => abortableSleep(ms, controller.signal),
+      sleep: simulated ? (ms) => simulated.sleep(ms, controller.signal) : (ms) => abortableSleep(ms, controller.signal),
     };
 
     // 6–8: claim the key, run the handler, validate its output. `fresh` is
@@ -217,7 +225,8 @@ class ToolRegistry<State> implements Registry<State> {
     })();
 
     // 5. the timeout boundary
-    const outcome = await raceBoundary(work, { timeoutMs: runtime.timeout_ms, controller, outer: context.signal });
+    const outcome = await raceBoundary(work, { timeoutMs: runtime.timeout_ms, controller, outer: context.signal, expired: simulated?.expired });
+    if (simulated) context.simulatedTime!.elapsedMs = simulated.elapsedMs;
     if (outcome.kind !== 'done') {
       const timeout = failure(
         toolError(

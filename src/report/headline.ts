@@ -62,3 +62,8 @@ export const HEADLINE_COLUMNS: { label: string; title: string; cell(group: Summa
   { label: 'pass^k', title: 'pass_hat_k at k = trials', cell: (group, trials) => formatPercent(passHatAtTrials(group, trials)) },
   { label: 'schema tok', title: 'schema_tokens', cell: (group) => formatNumber(group.schema_tokens) },
 ];
+
+/** The line that says the verdicts are not the run's own (`toolmark report --rescore`), for report.md and report.html. */
+export function rescoredNote(rescored: NonNullable<Manifest['rescored']>): string {
+  return `Re-scored ${rescored.at} (toolmark ${rescored.toolmark_version}) against the tasks of that day: ${rescored.changed} of ${rescored.trials} trials changed verdicts.`;
+}

@@ -1,4 +1,4 @@
-import { HEADLINE_COLUMNS, headlineGroups, modelLabels, SYNTHETIC_BANNER, formatPercent } from './headline.ts';
+import { HEADLINE_COLUMNS, headlineGroups, modelLabels, rescoredNote, SYNTHETIC_BANNER, formatPercent } from './headline.ts';
 import type { RunData } from './run-data.ts';
 import { describeFailingGraders, isFlipped, mostFailures, successRate } from './task-outcomes.ts';
 
@@ -34,6 +34,7 @@ export function renderMarkdown(data: RunData): string {
   const lines: string[] = [`## toolmark run \`${markdownCell(summary.run_id)}\``, ''];
 
   if (data.synthetic) lines.push(`> ⚠️ **${SYNTHETIC_BANNER.replace(':', ':**')}`, '');
+  if (manifest.rescored) lines.push(`> ${rescoredNote(manifest.rescored)}`, '');
 
   const erroredNote = totals.errored === 0
     ? 'no errored trials'

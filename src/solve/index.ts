@@ -1,6 +1,6 @@
 /** The solve stage: trials (provider ↔ registry loop) and runs (plan, schedule, stream to disk). */
 export { runTrial } from './trial.ts';
-export type { TrialInput } from './trial.ts';
+export type { TrialInput, ToolTime } from './trial.ts';
 export { buildRequest, initialMessages } from './request.ts';
 export { routeProposal, parseArguments } from './routing.ts';
 export type { RoutedProposal } from './routing.ts';

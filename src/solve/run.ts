@@ -8,7 +8,7 @@ import type { PlannedTrial } from './plan.ts';
 import { TrialAppender, readTrials, repairTrials } from '../run-folder/index.ts';
 import { trialIdentity } from './plan.ts';
 import { buildRequest } from './request.ts';
-import { runTrial } from './trial.ts';
+import { runTrial, type ToolTime } from './trial.ts';
 
 /** Trials started between two pauses of the worker pool (see `breathe` in executeRun). */
 const PAUSE_EVERY = 64;
@@ -19,6 +19,8 @@ export interface ExecuteRunOptions {
   plan: readonly PlannedTrial[];
   concurrency: number;
   settings?: ModelSettings;
+  /** Real or simulated tool time for every trial (TrialInput.toolTime); default real. */
+  toolTime?: ToolTime;
   /** Schema cost of each surface of the plan, by `surfaceKey` (the CLI counts them once for the manifest); counted here when absent. */
   schemaCosts?: ReadonlyMap<string, SchemaCost>;
   /** Turns a raw record into the one written (the CLI scores it here). */
@@ -90,6 +92,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
       schemaCost: costs.get(key),
       toolsJson,
       signal: options.signal,
+      toolTime: options.toolTime,
     });
     const record = options.finish ? options.finish(raw, planned) : raw;
     appender.append(record);

@@ -31,7 +31,16 @@ export interface TrialInput {
   signal?: AbortSignal;
   /** Clock for `started_at` (tests pin it). */
   now?: () => Date;
+  /**
+   * `simulated`: tool handlers' sleeps advance a per-call clock instead of
+   * waiting (src/registry/tool-time.ts) and each call's `latency_ms` is its
+   * simulated duration; outcomes are the same as in real time. Default real.
+   */
+  toolTime?: ToolTime;
 }
+
+/** How tool time passes: really, or simulated (offline runs: see TrialInput.toolTime). */
+export type ToolTime = 'real' | 'simulated';
 
 type TrialState = {
   calls: CallRecord[];
@@ -199,6 +208,7 @@ async function executeProposal(proposal: ToolCallProposal, turn: number, context
   const spec = context.registry.get(tool);
   const effects: SideEffect[] = [];
   const started = performance.now();
+  const simulatedTime = context.toolTime === 'simulated' ? { elapsedMs: 0 } : undefined;
   let result: ToolResult;
   try {
     result = await context.registry.invoke(
@@ -210,13 +220,14 @@ async function executeProposal(proposal: ToolCallProposal, turn: number, context
         effects,
         receipts: context.receipts,
         signal: context.signal,
+        simulatedTime,
       },
     );
   } catch (caught) {
     // The registry promises not to throw; if it does, the trial still goes on.
     result = { ok: false, error: toolError('handler_exception', `registry failed: ${caught instanceof Error ? caught.message : String(caught)}`) };
   }
-  const latency = performance.now() - started;
+  const latency = simulatedTime ? simulatedTime.elapsedMs : performance.now() - started;
   context.trial.effects.push(
     ...judgeEffects(effects, { actor: context.task.actor, actions: context.actions, isApproved: (effectAction) => context.approvals.isApproved(effectAction, actionArgs), seen: context.trial.seenChanges }),
   );

@@ -46,7 +46,13 @@ export const ProjectConfig = z.strictObject({
     /** Settings sent with each request. */
     temperature: z.number().optional(),
     max_tokens: z.number().int().positive().optional(),
-  }).default({ providers: ['replay'], trials: 3, concurrency: 8, split: 'all', out: 'results' }),
+    /**
+     * How tool handlers' sleeps pass (src/registry/tool-time.ts): `simulated`
+     * advances a per-call clock at once, `real` waits; `auto` is simulated
+     * when every provider is offline (replay, scripted) and nothing is recorded.
+     */
+    tool_time: z.enum(['auto', 'real', 'simulated']).default('auto'),
+  }).default({ providers: ['replay'], trials: 3, concurrency: 8, split: 'all', out: 'results', tool_time: 'auto' }),
   providers: z.record(z.string(), ProviderPreset).default({}),
   prices: z.record(z.string(), Price).default({}),
   gate: GateConfig.default({ max_task_success_drop: 'noise', max_unsafe_side_effects: 0, min_argument_validity: 0.9, junit_min_success: 0.5 }),

@@ -53,6 +53,15 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+describe('toolmark report', () => {
+  it('re-renders exactly the reports the run wrote (same manifest, same trials, same bytes)', async () => {
+    const runDir = copyRun('rerendered');
+    const result = await cli(['report', runDir, '--root', root]);
+    expect(result.code).toBe(0);
+    for (const name of ['report.md', 'report.html', 'junit.xml']) expect(read(path.join(runDir, name)), name).toBe(read(path.join(original, name)));
+  }, 60_000);
+});
+
 describe('toolmark report --rescore', () => {
   it('with the tasks unchanged: every verdict comes out the same, trials.jsonl and summary.json are untouched in content', async () => {
     const runDir = copyRun('same');
@@ -66,6 +75,12 @@ describe('toolmark report --rescore', () => {
     expect(read(path.join(runDir, 'summary.json'))).toBe(read(path.join(original, 'summary.json')));
     for (const name of ['summary.json', 'report.md', 'report.html', 'junit.xml']) expect(result.stdout).toContain(name);
     expect(readManifest(runDir).rescored).toMatchObject({ trials: total, changed: 0 });
+    // The reports say the verdicts were graded again, and otherwise show the run as it was.
+    const note = new RegExp(`^> Re-scored \\S+ \\(toolmark [^)]+\\) against the tasks of that day: 0 of ${total} trials changed verdicts\\.$`, 'm');
+    expect(read(path.join(runDir, 'report.md'))).toMatch(note);
+    expect(read(path.join(runDir, 'report.md')).replace(/^> Re-scored .*\n\n/m, '')).toBe(read(path.join(original, 'report.md')));
+    expect(read(path.join(runDir, 'report.html'))).toContain(`0 of ${total} trials changed verdicts`);
+    expect(read(path.join(runDir, 'junit.xml'))).toBe(read(path.join(original, 'junit.xml')));
   }, 60_000);
 
   it('after a task edit: only that task\'s lines change, to exactly what scoreTrial gives now, and summary.json follows', async () => {

@@ -95,8 +95,10 @@ async function mergeAction(runs: string[], flags: MergeFlags): Promise<void> {
   } finally {
     appender.close();
   }
-  const summary = await finalizer.finish(runDir);
+  // Summary, finished manifest, then the reports (which show that manifest, as `toolmark report` would).
+  const summary = finalizer.writeSummary(runDir);
   runFolder.writeManifest(runDir, { ...merged, finished_at: manifests.map((manifest) => manifest.finished_at ?? '').sort().at(-1) || new Date().toISOString() });
+  await finalizer.writeReports(runDir);
   process.stdout.write(`${formatSummaryTable(summary)}\n\n`);
   process.stdout.write(`merged ${dirs.length} runs: ${seen.size} trials (${duplicates} duplicates dropped) → ${displayPath(runDir)}/\n`);
 }

@@ -20,6 +20,7 @@ interface RunFlags {
   out?: string;
   runId?: string;
   allowStale?: boolean;
+  toolTime?: string;
   root?: string;
 }
 
@@ -33,6 +34,8 @@ export interface StoredSelection {
   task: string | null;
   shard: string | null;
   allow_stale: boolean;
+  /** As asked (flag or config); the manifest stores it resolved (`real` or `simulated`), so a resume keeps it. Absent in older runs: auto. */
+  tool_time?: 'auto' | 'real' | 'simulated';
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -42,6 +45,21 @@ function positiveInteger(flag: string, text: string | undefined): number | undef
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1) throw new ConfigError({ file: flag, field: text, message: 'not a positive whole number', expected: 'an integer ≥ 1' });
   return value;
+}
+
+function toolTimeOf(text: string | undefined, fallback: NonNullable<StoredSelection['tool_time']>): NonNullable<StoredSelection['tool_time']> {
+  if (text === undefined) return fallback;
+  if (text === 'auto' || text === 'real' || text === 'simulated') return text;
+  throw new ConfigError({ file: '--tool-time', field: text, message: `unknown tool time "${text}"`, expected: 'auto, real or simulated' });
+}
+
+/**
+ * `auto` tool time: simulated when no provider talks to a live model and no
+ * cassette is recorded (a replay has nothing to wait for), else real.
+ */
+function resolveToolTime(asked: StoredSelection['tool_time'], providers: RunProvider[], recording: boolean): 'real' | 'simulated' {
+  if (asked === 'real' || asked === 'simulated') return asked;
+  return !recording && providers.every((entry) => entry.offline) ? 'simulated' : 'real';
 }
 
 function splitOf(text: string | undefined, fallback: StoredSelection['split']): StoredSelection['split'] {
@@ -82,6 +100,7 @@ function chooseSelection(flags: RunFlags, config: ProjectConfig, outDir: string,
     task: flags.task ?? null,
     shard: flags.shard ?? null,
     allow_stale: flags.allowStale ?? false,
+    tool_time: toolTimeOf(flags.toolTime, config.run.tool_time),
   };
   if (selection.shard) solve.parseShard(selection.shard);
   const runDir = path.join(outDir, flags.runId === undefined ? runFolder.createRunId() : runFolder.checkRunId(flags.runId));
@@ -93,6 +112,8 @@ interface RunProvider {
   spec: string;
   provider: Provider;
   synthetic: boolean;
+  /** Replay or scripted: no live model behind it. */
+  offline: boolean;
 }
 
 /**
@@ -135,7 +156,7 @@ async function createRunProviders(selection: StoredSelection, options: { config:
     const spec = parseProviderSpec(text, options.config.providers);
     for (const provider of await createProviders(spec, { config: options.config, env: process.env, root: options.root, allowStale: options.allowStale })) {
       const synthetic = (provider as { synthetic?: boolean }).synthetic === true;
-      providers.push({ spec: text, provider: writer ? recordingProvider(provider, writer) : provider, synthetic });
+      providers.push({ spec: text, provider: writer ? recordingProvider(provider, writer) : provider, synthetic, offline: spec.kind === 'replay' || spec.kind === 'scripted' });
     }
   }
   return providers;
@@ -192,8 +213,11 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   const { runDir, runId, manifest, outcome, finalizer } = await startAndRunTrials(flags);
 
   // 4. Summary and reports of what finished (all of it, unless interrupted).
-  const summary = await finalizer.finish(runDir);
+  // The run is finished once its summary is written: the reports then show
+  // the same manifest `toolmark report` reads later, so re-rendering gives the same bytes.
+  const summary = finalizer.writeSummary(runDir);
   if (!outcome.interrupted) runFolder.writeManifest(runDir, { ...manifest, finished_at: new Date().toISOString() });
+  await finalizer.writeReports(runDir);
   process.stdout.write(`${formatSummaryTable(summary)}\n\n`);
   const shown = displayPath(runDir);
   const repaired = outcome.repairedBytes > 0 ? `, dropped a torn last line (${outcome.repairedBytes} bytes)` : '';
@@ -226,6 +250,8 @@ async function startAndRunTrials(flags: RunFlags) {
   const costs = await countSelectedSurfaces(project.domains, selection, solve);
   const providers = await createRunProviders(selection, { config, root, record: flags.record, allowStale: selection.allow_stale || (flags.allowStale ?? false) });
   const synthetic = providers.some((entry) => entry.synthetic);
+  // Stored resolved in the manifest's selection: a resume runs on the same kind of time.
+  const toolTime = (selection.tool_time = resolveToolTime(selection.tool_time, providers, flags.record !== undefined));
   const settings = { temperature: config.run.temperature, max_tokens: config.run.max_tokens };
   const plan = solve.planTrials(project.domains, providers.map((entry) => entry.provider), selection);
   // Replay checks every trial's first turn now: a stale or incomplete cassette stops here.
@@ -280,6 +306,7 @@ async function startAndRunTrials(flags: RunFlags) {
       plan,
       concurrency: concurrency ?? config.run.concurrency,
       settings,
+      toolTime,
       schemaCosts: costs,
       stop: stop.signal,
       finish: (record: TrialRecord, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
@@ -312,6 +339,7 @@ export function describe(program: Command, setExitCode: (code: number) => void):
     .option('--out <dir>', 'results folder (default from config: results)')
     .option('--run-id <id>', 'run id (default: timestamp + random suffix)')
     .option('--allow-stale', 'replay cassettes even when the surface or task changed since recording')
+    .option('--tool-time <mode>', 'auto | real | simulated: simulated time runs tool sleeps (simulated latency, timeouts) without waiting; auto = simulated when every provider is offline (default from config: auto)')
     .option('--root <dir>', 'project root (default: current folder)')
     .action(async (flags: RunFlags) => runAction(flags, setExitCode));
 }

@@ -1,5 +1,5 @@
 import { TASK_KINDS } from '../../spec/index.ts';
-import { formatPercent, formatRate, HEADLINE_COLUMNS, headlineGroups, modelLabels, SYNTHETIC_BANNER } from '../headline.ts';
+import { formatPercent, formatRate, HEADLINE_COLUMNS, headlineGroups, modelLabels, rescoredNote, SYNTHETIC_BANNER } from '../headline.ts';
 import type { RunData } from '../run-data.ts';
 import { describeFailingGraders, isFlipped, successRate } from '../task-outcomes.ts';
 import { BROWSER_SCRIPT } from './browser-script.ts';
@@ -131,6 +131,7 @@ export async function renderHtmlChunks(data: RunData): Promise<Iterable<string>>
     `${manifest.surfaces.length} surfaces · ${manifest.tasks.length} tasks · ${manifest.trials} trials each`,
     `started ${h(manifest.started_at)}${manifest.finished_at ? ` · finished ${h(manifest.finished_at)}` : ''}`,
     `toolmark ${h(manifest.toolmark_version)}${manifest.git_commit ? ` · commit ${h(manifest.git_commit.slice(0, 10))}` : ''}${manifest.shard ? ` · shard ${h(manifest.shard)}` : ''}`,
+    ...(manifest.rescored ? [h(rescoredNote(manifest.rescored))] : []),
   ];
   const head = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -1,0 +1,54 @@
+/**
+ * Simulated tool time, for offline runs (SPEC §4 step 5, docs/registry.md).
+ *
+ * Domain fixtures stand in for slow dependencies by sleeping
+ * (`HandlerContext.sleep`): the tickets domain's slow lookup, the billing
+ * ledger. Live, that is the point — the timeout boundary is real. In a
+ * replay it only makes the run wait: the shipped example spent seven of
+ * its nine seconds asleep. With simulated time a call keeps its own clock:
+ * each sleep advances it at once instead of waiting, and when it reaches
+ * the tool's `timeout_ms` the call has timed out, exactly where a real timer
+ * would have fired — so every outcome is the same as with real time, and
+ * the call's recorded latency is the simulated one (deterministic).
+ *
+ * The model: time passes only in `sleep`. Sleeps of one handler are taken
+ * one after another (a handler that sleeps in parallel branches would be
+ * charged their sum); real asynchronous work still takes real time, and the
+ * real timer stays armed as a safety net. A sleep that ends exactly at the
+ * timeout completes, as it does with real timers (the sleep's timer is
+ * armed first, so it fires first).
+ */
+export class SimulatedCallTime {
+  /** Simulated milliseconds the handler has slept so far. */
+  elapsedMs = 0;
+  readonly #timeoutMs: number;
+  readonly #expired: Promise<void>;
+  #expire!: () => void;
+
+  constructor(timeoutMs: number) {
+    this.#timeoutMs = timeoutMs;
+    this.#expired = new Promise((resolve) => (this.#expire = resolve));
+  }
+
+  /** Settles when simulated time reaches the timeout (the boundary then times the call out). */
+  get expired(): Promise<void> {
+    return this.#expired;
+  }
+
+  /**
+   * The handler's sleep: resolves at once after advancing the clock, or —
+   * when it would pass the timeout — stops the clock there, expires the call
+   * and rejects with the abort reason once the boundary aborts `signal`.
+   */
+  sleep(ms: number, signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    const duration = Math.max(0, ms);
+    if (this.elapsedMs + duration <= this.#timeoutMs) {
+      this.elapsedMs += duration;
+      return Promise.resolve();
+    }
+    this.elapsedMs = this.#timeoutMs;
+    this.#expire();
+    return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+  }
+}
