@@ -134,7 +134,10 @@ export async function compareSides(a: CompareInput, b: CompareInput, options: Co
       if (pairs.length > 0) sections.push(section(split, kind, pairs, options));
     }
   }
-  const aa = pairing.pairs.length > 0 && pairing.pairs.every((pair) =>
+  // Two folders of one run (a copy, one side re-scored) pair each trial with
+  // itself: the same evidence, not independent trials, so not an A/A.
+  const sameTrials = !sameSource && a.runId === b.runId;
+  const aa = !sameTrials && pairing.pairs.length > 0 && pairing.pairs.every((pair) =>
     pair.a.surfaceHash === pair.b.surfaceHash && pair.a.provider === pair.b.provider && pair.a.model === pair.b.model);
   return {
     v: 1,

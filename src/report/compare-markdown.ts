@@ -128,7 +128,11 @@ export function renderCompareMarkdown(comparison: Comparison, options: CompareMa
     sideLine('B', comparison.b),
     '',
     `Paired by ${pairing.key.join(', ')}: ${pairing.pairs} pairs; ${pairing.unpaired_a} trials only in A, ${pairing.unpaired_b} only in B; ${pairing.errored} pairs dropped because a trial errored (provider failure).`,
-    comparison.aa ? '**A/A comparison**: see the noise floor below.' : '',
+    comparison.aa
+      ? '**A/A comparison**: see the noise floor below.'
+      : comparison.a.run_id === comparison.b.run_id && comparison.a.run_dir !== comparison.b.run_dir
+        ? '**The same run in two folders** (e.g. a copy re-scored with `toolmark report --rescore`): each pair is one trial with the same evidence, so every difference comes from the grading.'
+        : '',
     '',
     `Verdicts: better/worse only when the 95% interval excludes 0 and, for pass/fail metrics, McNemar p < 0.05; otherwise "no detectable change".`,
     '',

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { cpSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareSides, type CompareInput } from '../../src/aggregate/index.ts';
 import { readTrials } from '../../src/run-folder/index.ts';
@@ -153,6 +154,20 @@ describe('A/A compare: the noise floor', () => {
     expect(comparison.pairing).toMatchObject({ pairs: 10, split_trials: true });
     expect(comparison.aa).toBe(true);
     expect(comparison.noise_floor.length).toBeGreaterThan(0);
+  });
+
+  it('two folders of one run (a re-scored copy) pair each trial with itself: not an A/A, and the report says why', async () => {
+    const dirA = writeRun(root, 'copied', a);
+    const dirB = join(dirname(dirA), 'copied-rescored');
+    cpSync(dirA, dirB, { recursive: true });
+    // The CLI takes each side's run id from its manifest: the copy keeps the original's.
+    const comparison = await compareSides(side(dirA), { ...side(dirB), runId: 'copied' });
+    expect(comparison.a.run_id).toBe(comparison.b.run_id);
+    expect(comparison.aa).toBe(false);
+    expect(comparison.noise_floor).toEqual([]);
+    const markdown = renderCompareMarkdown(comparison);
+    expect(markdown).toContain('**The same run in two folders**');
+    expect(markdown).not.toContain('A/A');
   });
 
   it('an unknown surface is bad input listing the surfaces', () => {
