@@ -19,10 +19,12 @@ export interface RunFinalizer {
   add(record: TrialRecord): void;
   /** Write summary.json of the trials added; returns it. Once only, after the last `add`. */
   writeSummary(runDir: string): Summary;
-  /** Write report.md, report.html and junit.xml (once, after `writeSummary`; the manifest is already written). */
+  /**
+   * Write report.md, report.html and junit.xml (once, after `writeSummary`).
+   * Callers update the manifest between the two steps (finished, re-scored):
+   * the reports show the manifest as `toolmark report` would read it later.
+   */
   writeReports(runDir: string): Promise<void>;
-  /** Both steps: summary, then reports; returns the summary. */
-  finish(runDir: string): Promise<Summary>;
 }
 
 export function createRunFinalizer(options: { runId: string; config: ProjectConfig; synthetic: boolean; sampleLimit?: number }): RunFinalizer {
@@ -50,11 +52,6 @@ export function createRunFinalizer(options: { runId: string; config: ProjectConf
       // renderer starts (a 100,000-trial run's peak memory was this step).
       await releaseMemory();
       await writeReports(data, options.config.gate);
-    },
-    async finish(runDir) {
-      const summary = finalizer.writeSummary(runDir);
-      await finalizer.writeReports(runDir);
-      return summary;
     },
   };
   return finalizer;

@@ -81,11 +81,13 @@ export async function rescoreRun(runDir: string, project: Project, options: { sa
   if (changedLines.size > 0) {
     await replaceTrials(runDir, rewrittenLines(runDir, changedLines, gradingOf));
   }
+  // Grades, then the summary, then the manifest saying so; the reports last, showing that manifest.
+  finalizer.writeSummary(runDir);
   writeManifest(runDir, {
     ...manifest,
     rescored: { at: new Date().toISOString(), toolmark_version: toolmarkVersion(), trials, changed: changedLines.size },
   });
-  await finalizer.finish(runDir);
+  await finalizer.writeReports(runDir);
   return { trials, changed: changedLines.size, flips };
 }
 
