@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { Project } from '../load/index.ts';
-import { assertRunFolder, parseUngradedTrialLine, readManifest, readTrialLines, replaceTrials, runFile, writeManifest, gradedText } from '../run-folder/index.ts';
+import { assertRunFolder, gradedText, parseUngradedTrialLine, readManifest, readTrialLines, replaceTrials, runFile, writeManifest, type UngradedTrial } from '../run-folder/index.ts';
 import { scoreTrial } from '../score/index.ts';
 import { ConfigError, type ActionSpec, type ConfigIssue, type Task, type TrialRecord } from '../spec/index.ts';
 import { createRunFinalizer } from './finalize-run.ts';
@@ -60,7 +60,7 @@ export async function rescoreRun(runDir: string, project: Project, options: { sa
   const flips = new Map<string, { nowPass: number; nowFail: number }>();
   let trials = 0;
   for await (const { text, line, complete } of readTrialLines(runDir)) {
-    let ungraded;
+    let ungraded: UngradedTrial | null;
     try {
       ungraded = parseUngradedTrialLine(text, file, line);
     } catch (error) {
