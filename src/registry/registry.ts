@@ -225,6 +225,7 @@ class ToolRegistry<State> implements Registry<State> {
     })();
 
     // 5. the timeout boundary
+    simulated?.armTimeout();
     const outcome = await raceBoundary(work, { timeoutMs: runtime.timeout_ms, controller, outer: context.signal, expired: simulated?.expired });
     if (simulated) context.simulatedTime!.elapsedMs = simulated.elapsedMs;
     if (outcome.kind !== 'done') {

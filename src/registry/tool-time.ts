@@ -14,9 +14,13 @@
  * The model: time passes only in `sleep`. Sleeps of one handler are taken
  * one after another (a handler that sleeps in parallel branches would be
  * charged their sum); real asynchronous work still takes real time, and the
- * real timer stays armed as a safety net. A sleep that ends exactly at the
- * timeout completes, as it does with real timers (the sleep's timer is
- * armed first, so it fires first).
+ * real timer stays armed as a safety net.
+ *
+ * A sleep that ends exactly at the timeout is decided as real timers decide
+ * it: of two timers due at the same moment the one armed first fires first.
+ * So it completes when it began before the call's timeout was armed (a
+ * handler's first sleep, begun before the handler's first await) and times
+ * the call out when it began after (any later sleep).
  */
 export class SimulatedCallTime {
   /** Simulated milliseconds the handler has slept so far. */
@@ -24,10 +28,16 @@ export class SimulatedCallTime {
   readonly #timeoutMs: number;
   readonly #expired: Promise<void>;
   #expire!: () => void;
+  #timeoutArmed = false;
 
   constructor(timeoutMs: number) {
     this.#timeoutMs = timeoutMs;
     this.#expired = new Promise((resolve) => (this.#expire = resolve));
+  }
+
+  /** The boundary arms the call's timeout now: a later sleep that ends exactly at it loses the tie. */
+  armTimeout(): void {
+    this.#timeoutArmed = true;
   }
 
   /** Settles when simulated time reaches the timeout (the boundary then times the call out). */
@@ -43,7 +53,8 @@ export class SimulatedCallTime {
   sleep(ms: number, signal: AbortSignal): Promise<void> {
     if (signal.aborted) return Promise.reject(signal.reason);
     const duration = Math.max(0, ms);
-    if (this.elapsedMs + duration <= this.#timeoutMs) {
+    const end = this.elapsedMs + duration;
+    if (end < this.#timeoutMs || (end === this.#timeoutMs && !this.#timeoutArmed)) {
       this.elapsedMs += duration;
       return Promise.resolve();
     }
