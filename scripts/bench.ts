@@ -15,7 +15,7 @@ import { recordBenchCassette } from './bench/cassette.ts';
 import { cli, replayInChild, rescoreInChild } from './bench/children.ts';
 import { measureLive, startFakeServer, type LiveResult } from './bench/live.ts';
 import { timeCommand } from './bench/startup.ts';
-import { BENCH_SURFACES, writeBenchProject, writeBenchTasks } from './bench/suite.ts';
+import { BENCH_SURFACES, writeBenchProject, writeTasksWithOneEdited } from './bench/suite.ts';
 import { benchTasks } from './bench/tasks.ts';
 
 const REPOSITORY = fileURLToPath(new URL('../', import.meta.url));
@@ -43,15 +43,6 @@ async function generate(work: string, name: string, trials: number): Promise<{ r
   writeBenchProject(root, { trials });
   const { lines } = await recordBenchCassette(root, trials);
   return { root, trials: trials * benchTasks().length * BENCH_SURFACES.length, cassetteLines: lines };
-}
-
-/** Change the evidence one must-call task expects, so its recorded answers no longer satisfy it; returns the task id. */
-function editOneTask(root: string): string {
-  const tasks = benchTasks();
-  const { spec } = tasks.find((candidate) => candidate.spec.kind === 'must-call')!;
-  spec.expect = { ...(spec.expect as object), evidence: ['no answer says this'] };
-  writeBenchTasks(root, tasks);
-  return String(spec.id);
 }
 
 async function liveFigures(): Promise<{ plain: LiveResult; throttled: LiveResult }> {
@@ -131,7 +122,7 @@ async function main(): Promise<void> {
         `; whole CLI processes: \`toolmark report --rescore\` ${seconds(rescoreCli.wallMs)}, \`toolmark report\` (re-render only) ${seconds(reportCli.wallMs)}`,
     );
     // 4b. The same after editing one task's expectation: its trials change verdicts, so trials.jsonl is rewritten.
-    const edited = editOneTask(large.root);
+    const edited = writeTasksWithOneEdited(large.root);
     const rescoreEdited = await rescoreInChild(large.root, replay100k.runDir);
     const editedTotal = rescoreEdited.loadMs + rescoreEdited.rescoreMs;
     line(

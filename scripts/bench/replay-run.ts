@@ -2,8 +2,8 @@ import { mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createRunFinalizer } from '../../src/cli/finalize-run.ts';
 import { loadProject } from '../../src/load/index.ts';
-import { RUN_FILES, readManifest, writeManifest } from '../../src/run-folder/index.ts';
-import { rescoreRun } from '../../src/cli/rescore-run.ts';
+import { RUN_FILES, writeManifest } from '../../src/run-folder/index.ts';
+import { loadProjectForRun, rescoreRun } from '../../src/cli/rescore-run.ts';
 import { scoreTrial } from '../../src/score/index.ts';
 import { executeRun, planSchemaCosts, planTrials, preflight, surfaceKey } from '../../src/solve/index.ts';
 import type { Manifest, Task } from '../../src/spec/index.ts';
@@ -158,8 +158,7 @@ export interface RescoreTimings {
 export async function timedRescore(root: string, runDir: string): Promise<RescoreTimings> {
   const started = now();
   const cpuStart = cpu();
-  const domains = [...new Set(readManifest(runDir).tasks.map((task) => task.domain))];
-  const project = await loadProject(root, { domains });
+  const project = await loadProjectForRun(root, runDir);
   const afterLoad = now();
   const result = await rescoreRun(runDir, project);
   const finished = now();

@@ -103,6 +103,19 @@ export function writeBenchProject(root: string, options: { trials: number; concu
   return { tasks: tasks.length, surfaces: BENCH_SURFACES.length };
 }
 
+/**
+ * Rewrite the project's tasks with the first must-call task expecting
+ * evidence no recorded answer contains, so its trials grade differently on
+ * a re-score; returns that task's id. `writeBenchTasks(root, benchTasks())` undoes it.
+ */
+export function writeTasksWithOneEdited(root: string): string {
+  const tasks = benchTasks();
+  const { spec } = tasks.find((candidate) => candidate.spec.kind === 'must-call')!;
+  spec.expect = { ...(spec.expect as object), evidence: ['no answer says this'] };
+  writeBenchTasks(root, tasks);
+  return String(spec.id);
+}
+
 /** Write the task files of a bench project (both splits); the re-score figure rewrites them with one task edited. */
 export function writeBenchTasks(root: string, tasks: ReturnType<typeof benchTasks>): void {
   write(path.join(root, 'suites/bench/tasks/generated.yaml'), taskFile(tasks.filter((task) => task.split === 'train')));

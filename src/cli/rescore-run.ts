@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
-import type { Project } from '../load/index.ts';
+import { loadProject, type Project } from '../load/index.ts';
 import { assertRunFolder, gradedText, parseUngradedTrialLine, readManifest, readTrialLines, replaceTrials, runFile, writeManifest, type UngradedTrial } from '../run-folder/index.ts';
 import { scoreTrial } from '../score/index.ts';
 import { ConfigError, type ActionSpec, type ConfigIssue, type Task, type TrialRecord } from '../spec/index.ts';
+import { toolmarkVersion } from './cli-helpers.ts';
 import { createRunFinalizer } from './finalize-run.ts';
 
 /** What a re-score found. */
@@ -20,6 +20,12 @@ interface Grading {
 }
 
 const SEP = '\u0000';
+
+/** The project at `root`, with only the domains the run at `runDir` used (an unrelated domain may not load any more). */
+export function loadProjectForRun(root: string, runDir: string): Promise<Project> {
+  const domains = [...new Set(readManifest(runDir).tasks.map((task) => task.domain))];
+  return loadProject(root, { domains });
+}
 
 /**
  * Re-score a finished run against the project's tasks as they are today,
@@ -127,7 +133,12 @@ function countFlip(flips: RescoreResult['flips'], oldGraded: string, rescored: T
   flips.set(key, entry);
 }
 
-/** trials.jsonl again, each changed line graded again and its grade replaced; a torn last line is dropped. */
+/**
+ * trials.jsonl again, each changed line graded again and its grade replaced;
+ * a torn last line is dropped. Grading the changed lines a second time,
+ * rather than keeping their new grades from the first pass, keeps memory
+ * bounded when a task edit changes most of a large run.
+ */
 async function* rewrittenLines(runDir: string, changed: ReadonlySet<number>, gradingOf: (record: TrialRecord, line: number) => Grading): AsyncGenerator<string> {
   const file = runFile(runDir, 'trials');
   for await (const { text, line, complete } of readTrialLines(runDir)) {
@@ -141,8 +152,4 @@ async function* rewrittenLines(runDir: string, changed: ReadonlySet<number>, gra
     // The fast path keeps the line's own bytes for the evidence; an older line is written anew.
     yield ungraded.head !== null ? `${ungraded.head},${gradedText(rescored)}}` : JSON.stringify(rescored);
   }
-}
-
-function toolmarkVersion(): string {
-  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }

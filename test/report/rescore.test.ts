@@ -8,7 +8,7 @@ import { readManifest, readTrials } from '../../src/run-folder/index.ts';
 import { scoreTrial } from '../../src/score/index.ts';
 import type { TrialRecord } from '../../src/spec/index.ts';
 import { recordBenchCassette } from '../../scripts/bench/cassette.ts';
-import { writeBenchProject, writeBenchTasks } from '../../scripts/bench/suite.ts';
+import { writeBenchProject, writeBenchTasks, writeTasksWithOneEdited } from '../../scripts/bench/suite.ts';
 import { benchTasks } from '../../scripts/bench/tasks.ts';
 import { runCli } from '../helpers/cli.ts';
 
@@ -85,10 +85,7 @@ describe('toolmark report --rescore', () => {
 
   it('after a task edit: only that task\'s lines change, to exactly what scoreTrial gives now, and summary.json follows', async () => {
     const runDir = copyRun('edited');
-    const tasks = benchTasks();
-    const edited = tasks.find((task) => task.spec.kind === 'must-call')!.spec;
-    edited.expect = { ...(edited.expect as object), evidence: ['no answer says this'] };
-    writeBenchTasks(root, tasks);
+    const editedId = writeTasksWithOneEdited(root);
     try {
       const result = await cli(['report', runDir, '--root', root, '--rescore']);
       expect(result.stderr).toBe('');
@@ -99,9 +96,9 @@ describe('toolmark report --rescore', () => {
       expect(after).toHaveLength(before.length);
       const changed = after.flatMap((line, index) => (line === before[index] ? [] : [JSON.parse(line) as TrialRecord]));
       expect(changed.length).toBeGreaterThan(0);
-      expect(new Set(changed.map((record) => record.task))).toEqual(new Set([edited.id]));
+      expect(new Set(changed.map((record) => record.task))).toEqual(new Set([editedId]));
       expect(result.stdout).toContain(`${changed.length} with changed verdicts (trials.jsonl rewritten)`);
-      expect(result.stdout).toMatch(new RegExp(`bench/${String(edited.id)}: \\d+ now fail`));
+      expect(result.stdout).toMatch(new RegExp(`bench/${editedId}: \\d+ now fail`));
 
       // The new file is exactly the old evidence with today's grades.
       const expected = await gradedNow(original);

@@ -64,14 +64,11 @@ async function reportAction(run: string, flags: ReportFlags): Promise<void> {
  * what changed; returns the report paths.
  */
 async function rescore(runDir: string, root: string, sampleLimit: number): Promise<string[]> {
-  const { loadProject } = await import('../../load/index.ts');
-  const { readManifest, runFile } = await import('../../run-folder/index.ts');
+  const { runFile } = await import('../../run-folder/index.ts');
   const { REPORT_FILES } = await import('../../report/index.ts');
-  const { rescoreRun } = await import('../rescore-run.ts');
+  const { loadProjectForRun, rescoreRun } = await import('../rescore-run.ts');
   const { join } = await import('node:path');
-  const domains = [...new Set(readManifest(runDir).tasks.map((task) => task.domain))];
-  const project = await loadProject(root, { domains });
-  const result = await rescoreRun(runDir, project, { sampleLimit });
+  const result = await rescoreRun(runDir, await loadProjectForRun(root, runDir), { sampleLimit });
   const trials = result.trials.toLocaleString('en-US');
   process.stdout.write(`re-scored ${trials} trials against the tasks in ${root}: ${result.changed.toLocaleString('en-US')} with changed verdicts${result.changed > 0 ? ' (trials.jsonl rewritten)' : ''}\n`);
   const flips = [...result.flips.entries()].sort(([left], [right]) => left.localeCompare(right));

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../spec/errors.ts';
+import { collect, toolmarkVersion } from '../cli-helpers.ts';
 import type { Manifest, ProjectConfig, Provider, Summary, TrialRecord } from '../../spec/index.ts';
 
 // Heavy modules (loader, SDKs, scorers, renderers) are imported inside the
@@ -38,7 +39,6 @@ export interface StoredSelection {
   tool_time?: 'auto' | 'real' | 'simulated';
 }
 
-const collect = (value: string, previous: string[]) => [...previous, value];
 
 function positiveInteger(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -236,7 +236,7 @@ async function startAndRunTrials(flags: RunFlags) {
   const { createRunFinalizer } = await import('../finalize-run.ts');
   const { scoreTrial } = await import('../../score/index.ts');
   const { createProgress } = await import('../progress.ts');
-  const { mkdirSync, existsSync, readFileSync } = await import('node:fs');
+  const { mkdirSync, existsSync } = await import('node:fs');
 
   // 1. Load and validate everything; any problem is a ConfigError (exit 2) with nothing written.
   const root = path.resolve(flags.root ?? '.');
@@ -272,7 +272,7 @@ async function startAndRunTrials(flags: RunFlags) {
     started_at: new Date().toISOString(),
     finished_at: null,
     git_commit: await gitCommit(root),
-    toolmark_version: (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version,
+    toolmark_version: toolmarkVersion(),
     node_version: process.version,
     config: { ...config, selection },
     providers: providers.map((entry) => ({ id: entry.spec, provider: entry.provider.id, model: entry.provider.model, synthetic: entry.synthetic })),

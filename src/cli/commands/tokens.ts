@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { ToolDefinition } from '../../spec/index.ts';
+import { collect } from '../cli-helpers.ts';
 
 interface TokensFlags {
   root: string;
@@ -15,7 +16,6 @@ interface TokenCounter {
   countSchemaTokens(model: string, tools: readonly ToolDefinition[]): Promise<number>;
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** One row of the cost table. */
 export interface ToolCost {

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { Project } from '../../load/index.ts';
 import type { ResolvedSurface } from '../../spec/index.ts';
+import { collect } from '../cli-helpers.ts';
 
 interface ValidateFlags {
   root: string;
@@ -17,7 +18,6 @@ export function formatTable(rows: string[][]): string {
     .join('\n');
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** What `validate --print-surface` shows: the merged surface as the model sees it, plus how calls route to actions. */
 export function surfaceForPrinting(surface: ResolvedSurface): Record<string, unknown> {
