@@ -9,3 +9,4 @@ export { readManifest, readOptionalManifest, readSummary, writeManifest, writeSu
 export { TrialAppender, parseTrialLine, readTrialLines, readTrials, repairTrials, replaceTrials, type TrialLine } from './trials.ts';
 export { gradedText, parseUngradedTrialLine, type UngradedTrial } from './graded-tail.ts';
 export { isTrialRecordShape } from './trial-shape.ts';
+export { findRunFolder, listRuns, locateRun, noRunFolder } from './locate.ts';

@@ -12,6 +12,8 @@ export * from './errors.ts';
 export * from './action.ts';
 export * from './request-hash.ts';
 export * from './config.ts';
+export * from './selection.ts';
 export * from './manifest.ts';
 export * from './comparison.ts';
 export * from './tool-name.ts';
+export * from '../spec/suggest.ts';
