@@ -17,3 +17,4 @@ export * from './manifest.ts';
 export * from './comparison.ts';
 export * from './tool-name.ts';
 export * from '../spec/suggest.ts';
+export * from './shape-check.ts';
