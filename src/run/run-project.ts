@@ -195,7 +195,6 @@ async function startAndRunTrials(prepared: Prepared) {
     concurrency: prepared.concurrency ?? config.run.concurrency,
     settings,
     toolTime,
-    schemaCosts: costs,
     stop: prepared.stop,
     signal: prepared.signal,
     finish: (record, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),

@@ -91,8 +91,6 @@ export interface ProposeOptions {
   signal?: AbortSignal;
   /** Position of this request in the run (used by replay and by recorders). */
   key?: TurnKey;
-  /** `requestHash(request)` when the caller already computed it (the runner does), so replay need not hash it again. */
-  requestHash?: string;
 }
 
 /** A provider adapter: one method (SPEC §6). Everything wire-specific stays inside it. */
