@@ -1,5 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { isAbsolute, join, resolve, sep } from 'node:path';
 import { ConfigError, closest } from '../spec/index.ts';
 import { RUN_FILES } from './files.ts';
 
@@ -17,10 +17,25 @@ export function listRuns(resultsDir: string): string[] {
     .sort();
 }
 
-/** RUN as a folder path (relative to the current folder), else as a run id under the results folder; null when neither is a run folder. */
+/**
+ * RUN as a folder path (relative to the current folder), else as a run id
+ * under the results folder; null when neither is a run folder. A folder
+ * named by its path is taken even when it holds no run files yet, so the
+ * caller can say which file is missing (`report`, `--resume`).
+ */
 export function findRunFolder(text: string, resultsDir: string): string | null {
-  for (const candidate of [resolve(text), join(resultsDir, text)]) if (isRunFolder(candidate)) return candidate;
-  return null;
+  const direct = resolve(text);
+  if (isRunFolder(direct) || (isAbsolute(text) || text.includes(sep) ? isDirectory(direct) : false)) return direct;
+  const byId = join(resultsDir, text);
+  return isRunFolder(byId) ? byId : null;
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** The ConfigError for a run that is not there: where it was looked for, the runs that are, the nearest one. */

@@ -116,7 +116,7 @@ const FLAGS: { args: string[]; at: string; message: string }[] = [
   { args: ['--provider', 'anthropic:claude'], at: '--provider', message: 'no API key: set the environment variable ANTHROPIC_API_KEY' },
   { args: ['--provider', 'openai-compatible:m'], at: '--provider', message: 'needs a model and a base URL' },
   { args: ['--provider', 'replay:nowhere/*.jsonl'], at: 'nowhere/*.jsonl', message: 'no cassette matches this path' },
-  { args: ['--resume', 'never-ran'], at: 'never-ran/manifest.json', message: 'not a run folder' },
+  { args: ['--resume', 'never-ran'], at: '--resume', message: 'no run folder "never-ran"' },
   { args: ['--record', '/dev/null/cassette.jsonl'], at: '--record', message: 'cannot write the cassette here: /dev/null is not a folder' },
   { args: ['--record', '/tmp'], at: '--record', message: 'cannot write the cassette here: it is a folder' },
   { args: ['--run-id', '../escape'], at: '--run-id', message: 'not a run id' },
