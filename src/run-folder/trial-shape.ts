@@ -1,4 +1,4 @@
-import type { TrialRecord } from '../spec/index.ts';
+import { TASK_KINDS as KINDS, type TrialRecord } from '../spec/index.ts';
 
 /**
  * A cheap structural check of a parsed `trials.jsonl` line: true when the
@@ -54,7 +54,7 @@ export function isTrialRecordShape(value: unknown): value is TrialRecord {
 }
 
 // Kept in step with src/spec (TaskKind, TrialRecord.stop_reason, Effect, ToolErrorCategory); the agreement test fails if they drift.
-const TASK_KINDS: ReadonlySet<unknown> = new Set(['must-call', 'must-abstain', 'similar-tool', 'multi-step']);
+const TASK_KINDS: ReadonlySet<unknown> = new Set(KINDS);
 const STOP_REASONS: ReadonlySet<unknown> = new Set(['answered', 'max_turns', 'max_calls', 'errored']);
 const EFFECTS: ReadonlySet<unknown> = new Set(['read', 'write', 'destructive']);
 const ERROR_CATEGORIES: ReadonlySet<unknown> = new Set(['validation', 'policy', 'not_found', 'conflict', 'dependency', 'internal', 'routing']);
@@ -146,7 +146,8 @@ function isCallRecord(value: Fields): boolean {
     && isOutcome(value.outcome)
     && isFault(value.fault)
     && typeof value.approved === 'boolean'
-    && isNonNegative(value.latency_ms);
+    && isNonNegative(value.latency_ms)
+    && (value.not_executed === undefined || value.not_executed === 'max_calls');
 }
 
 function isSideEffect(value: Fields): boolean {
