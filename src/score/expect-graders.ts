@@ -163,10 +163,15 @@ function argsTargets(expect: Expect): readonly string[] | null {
 const gradeArgs: ExpectGrader<'args'> = (constraints, context) => {
   const targets = argsTargets(context.expect);
   const candidates: { call: number; action: string; args: unknown; mismatches: ConstraintMismatch[] }[] = [];
+  let refused = 0;
   context.record.calls.forEach((call, index) => {
     const action = actionOf(call);
+    if (action === null || (targets !== null && !targets.includes(action))) return;
     // A call the schema refused never ran: its arguments are not "correct", whatever they say.
-    if (action === null || (targets !== null && !targets.includes(action)) || !passedSchema(call)) return;
+    if (!passedSchema(call)) {
+      refused += 1;
+      return;
+    }
     const args = routedArgs(call);
     candidates.push({ call: index, action, args: args ?? null, mismatches: matchFields(constraints, args).mismatches });
   });
@@ -176,7 +181,7 @@ const gradeArgs: ExpectGrader<'args'> = (constraints, context) => {
     pass,
     expected: constraints,
     actual: { calls: candidates },
-    ...(candidates.length === 0 ? { note: 'no call to the expected action passed its input schema' } : {}),
+    ...(candidates.length > 0 ? {} : { note: refused > 0 ? 'no call to the expected action passed its input schema' : 'the expected action was never called' }),
   }];
 };
 

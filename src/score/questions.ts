@@ -19,6 +19,12 @@ const URL = /\b(?:https?:\/\/|www\.)[^\s<>()\]]+|\]\([^)\s]*\)/gi;
  */
 const QUESTION_MARK = /^(?:[？﹖]|\?(?![\p{L}\p{N}=&/%]))/u;
 
+/** A dot after these ends no sentence ("Which ticket, e.g. T-102?" is one question). */
+const ABBREVIATION = /(?:^|[^\p{L}])(?:e\.g|i\.e|etc|vs|cf|approx|Mr|Mrs|Ms|Dr|St|No)$/iu;
+
+/** Text before a question mark ends in a letter or digit (spaces, emphasis, quotes and brackets aside). */
+const CLOSES_WORDS = /[\p{L}\p{N}][\s*_~'"”’)\]]*$/u;
+
 /** A sentence ends at `.`, `!` or `。` followed by a space or the end (not "e.g.T"), or at a line break. */
 const SENTENCE_END = /^(?:[.!。](?=\s|$)|\n)/u;
 
@@ -41,10 +47,10 @@ export function questionsIn(text: string): string[] {
     const here = body.slice(index, index + 2);
     if (QUESTION_MARK.test(here)) {
       const sentence = body.slice(start, index + 1).trim();
-      // A lone "?" (e.g. "? ?" or a table cell) asks nothing.
-      if (/[\p{L}\p{N}]/u.test(sentence)) questions.push(sentence);
+      // The mark must close words: "Rate: ?" or a lone "?" (a placeholder, a table cell) asks nothing.
+      if (CLOSES_WORDS.test(body.slice(start, index))) questions.push(sentence);
       start = index + 1;
-    } else if (SENTENCE_END.test(here)) {
+    } else if (SENTENCE_END.test(here) && !ABBREVIATION.test(body.slice(Math.max(0, index - 8), index))) {
       start = index + 1;
     }
   }
