@@ -80,7 +80,7 @@ export function ticketTask(spec: Record<string, unknown>, split: Task['split'] =
  */
 export async function wireTrial(
   startServer: typeof startFakeServer,
-  options: { wire?: Wire; task: Task; turns: ScriptedTurn[]; surface?: string; trial?: number },
+  options: { wire?: Wire; task: Task; turns: ScriptedTurn[]; surface?: string; trial?: number; model?: string },
 ): Promise<TrialRecord> {
   const wire = options.wire ?? 'openai-chat';
   const server = await startServer((_request, index) => {
@@ -88,8 +88,8 @@ export async function wireTrial(
     return { body: wire === 'anthropic' ? anthropicBody(turn, index) : chatBody(turn) };
   });
   const provider = wire === 'anthropic'
-    ? createAnthropicProvider({ model: 'wire-model', apiKey: SENTINEL_KEY, baseURL: server.url, maxRetries: 0, timeoutMs: 30_000 })
-    : createOpenAIProvider({ model: 'wire-model', api: 'chat', apiKey: SENTINEL_KEY, baseURL: `${server.url}/v1`, maxRetries: 0, timeoutMs: 30_000 });
+    ? createAnthropicProvider({ model: options.model ?? 'wire-model', apiKey: SENTINEL_KEY, baseURL: server.url, maxRetries: 0, timeoutMs: 30_000 })
+    : createOpenAIProvider({ model: options.model ?? 'wire-model', api: 'chat', apiKey: SENTINEL_KEY, baseURL: `${server.url}/v1`, maxRetries: 0, timeoutMs: 30_000 });
   const loaded = await ticketsDomain();
   const surface = loaded.surfaces.find((candidate) => candidate.id === (options.surface ?? 'typed-v2'))!;
   const record = await runTrial({ provider, domain: loaded.domain, surface, task: options.task, trial: options.trial ?? 0, toolTime: 'simulated' });
