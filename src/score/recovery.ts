@@ -61,9 +61,12 @@ function isGoodMove(rule: RecoveryRule, failed: CallRecord, later: readonly Call
   switch (rule) {
     case 'retry': {
       // A retry is the same action with the same arguments; what follows the retries is the model's next task.
-      if (next === undefined || !sameCall(next)) return false;
+      // When the failed call's own arguments failed the schema (a fault fired on a malformed call), a
+      // corrected call to the same action is the retry: re-sending the malformed one could not be the aim.
+      const isRetry = failed.schema_valid === false ? sameTarget : sameCall;
+      if (next === undefined || !isRetry(next)) return false;
       let retries = 0;
-      while (retries < later.length && sameCall(later[retries]!)) retries += 1;
+      while (retries < later.length && isRetry(later[retries]!)) retries += 1;
       return retries <= MAX_RETRIES;
     }
     case 'fix_arguments':

@@ -91,6 +91,12 @@ describe.each(WIRES)('%s', (wire) => {
       expect(verdict(record, 'recovery')).toMatchObject({ pass: false, actual: { good: 0, seen: 1 } });
     });
 
+    it('a timeout on a call whose arguments failed the schema: the corrected call to the same action is the retry', async () => {
+      const record = await wireTrial(startServer, { wire, task, turns: [calls(['get_ticket', { ticket_id: 102 }]), calls(getT102), says('T-102 is open.')] });
+      expect(record.calls[0]).toMatchObject({ schema_valid: false, outcome: { ok: false, error: { code: 'tool_timeout' } } });
+      expect(verdict(record, 'recovery')).toMatchObject({ pass: true, actual: { good: 1, seen: 1 } });
+    });
+
     it('three identical retries in a row are not bounded', async () => {
       const record = await wireTrial(startServer, { wire, task, turns: [calls(getT102), calls(getT102), calls(getT102), calls(getT102), says('T-102 is open.')] });
       expect(verdict(record, 'recovery')).toMatchObject({ pass: false, actual: { good: 0, seen: 1 } });
