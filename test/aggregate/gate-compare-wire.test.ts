@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compareSides, evaluateGate, MIN_COMPARE_TASKS } from '../../src/aggregate/index.ts';
+import { renderCompareMarkdown } from '../../src/report/compare-markdown.ts';
 import { GateConfig, type Split, type TrialRecord } from '../../src/spec/index.ts';
 import { fakeServerPerTest } from '../providers/fake-server.ts';
 import { calls, says, ticketTask, wireTrial } from '../score/wire-trial.ts';
@@ -130,6 +131,9 @@ describe('item 13: compare warns on a handful of tasks', () => {
       'held-out: only 3 tasks paired (3 pairs), fewer than 10: the interval is resampled over 3 tasks and no change at all is detectable; read the verdicts as anecdotes, not evidence',
       'all splits: only 3 tasks paired (3 pairs), fewer than 10: the interval is resampled over 3 tasks and no change at all is detectable; read the verdicts as anecdotes, not evidence',
     ]);
+
+    // The markdown (terminal and report.md) carries them under the held-out check.
+    expect(renderCompareMarkdown(comparison)).toContain('> **Warning** — held-out: only 3 tasks paired (3 pairs), fewer than 10:');
 
     const ten = await runTrials(heldout(10, (index) => index < 5));
     const tenB = await runTrials(heldout(10, () => true), { surface: 'typed-v3' });
