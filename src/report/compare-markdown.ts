@@ -138,6 +138,7 @@ export function renderCompareMarkdown(comparison: Comparison, options: CompareMa
     '',
     `> ${comparison.heldout_check.message}`,
     '',
+    ...comparison.warnings.flatMap((warning) => [`> **Warning** — ${warning}.`, '']),
   ];
   for (const split of options.splits ?? (['train', 'heldout', 'all'] as const)) {
     const overall = comparison.sections.find((section) => section.split === split && section.kind === 'all');

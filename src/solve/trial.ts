@@ -87,9 +87,11 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
       stopReason = 'answered';
       break;
     }
-    for (const proposal of answer.tool_calls) {
+    for (const [index, proposal] of answer.tool_calls.entries()) {
       // A proposal beyond max_calls is never executed: the trial stops there.
+      // The rest of the turn is still recorded, so graders see every proposal (a forbidden write among them is unsafe).
       if (trial.calls.length >= task.limits.max_calls) {
+        for (const unexecuted of answer.tool_calls.slice(index)) trial.calls.push(notExecuted(unexecuted, turn, surface, registry, task.limits.max_calls));
         stopReason = 'max_calls';
         break turnLoop;
       }
@@ -179,13 +181,33 @@ function callRecord(
   };
 }
 
+/** Routing and the input-schema check of a proposal, as the graders read them. */
+function checkProposal(proposal: ToolCallProposal, surface: ResolvedSurface, registry: Registry<unknown>) {
+  const routed = routeProposal(proposal, surface);
+  const schemaValid = routed.exposed && routed.callArgs && registry.has(routed.exposed.tool)
+    ? registry.checkInput(routed.exposed.tool, routed.callArgs).ok
+    : null;
+  return { routed, schemaValid };
+}
+
+/**
+ * A proposal made once the trial had reached `max_calls`: routed and
+ * schema-checked like any other (so it is scored), never invoked, marked
+ * `not_executed`. The model never sees its outcome.
+ */
+function notExecuted(proposal: ToolCallProposal, turn: number, surface: ResolvedSurface, registry: Registry<unknown>, maxCalls: number): CallRecord {
+  const { routed, schemaValid } = checkProposal(proposal, surface, registry);
+  const error = { code: 'not_executed', category: 'policy' as const, message: `not executed: the trial had reached max_calls (${maxCalls})`, retryable: false, details: { reason: 'max_calls' } };
+  return {
+    ...callRecord({ turn, proposal, parsed: routed.parsed, routing: routed.routing }, { schema_valid: routed.parsed ? schemaValid : false, outcome: { ok: false, error } }),
+    not_executed: 'max_calls',
+  };
+}
+
 /** Route, apply faults and approvals, invoke, and judge the effects of one proposal. */
 async function executeProposal(proposal: ToolCallProposal, turn: number, context: CallContext): Promise<CallRecord> {
-  const routed = routeProposal(proposal, context.surface);
+  const { routed, schemaValid } = checkProposal(proposal, context.surface, context.registry);
   const base = { turn, proposal, parsed: routed.parsed, routing: routed.routing };
-  const schemaValid = routed.exposed && routed.callArgs && context.registry.has(routed.exposed.tool)
-    ? context.registry.checkInput(routed.exposed.tool, routed.callArgs).ok
-    : null;
   if (routed.error || routed.routing.kind !== 'resolved' || !routed.callArgs) {
     return callRecord(base, { schema_valid: routed.parsed ? schemaValid : false, outcome: { ok: false, error: normalToolError(routed.error!) } });
   }

@@ -29,6 +29,12 @@ export const GateConfig = z.strictObject({
   min_argument_validity: z.number().min(0).max(1).default(0.9),
   /** A task × surface JUnit case fails when its trials' success rate is below this. */
   junit_min_success: z.number().min(0).max(1).default(0.5),
+  /** Which paired tasks the task_success drop is measured on (docs/metrics.md §4). */
+  split: z.enum(['heldout', 'train', 'all']).default('heldout'),
+  /** The drop the gate should be able to detect; a gate whose smallest detectable drop is larger warns (or fails, with require_power). */
+  detect_drop: z.number().gt(0).max(1).default(0.1),
+  /** Fail the drop check when the gate is underpowered (it could not detect a drop of `detect_drop`). */
+  require_power: z.boolean().default(false),
 });
 export type GateConfig = z.infer<typeof GateConfig>;
 
@@ -55,6 +61,6 @@ export const ProjectConfig = z.strictObject({
   }).default({ providers: ['replay'], trials: 3, concurrency: 8, split: 'all', out: 'results', tool_time: 'auto' }),
   providers: z.record(z.string(), ProviderPreset).default({}),
   prices: z.record(z.string(), Price).default({}),
-  gate: GateConfig.default({ max_task_success_drop: 'noise', max_unsafe_side_effects: 0, min_argument_validity: 0.9, junit_min_success: 0.5 }),
+  gate: GateConfig.default({ max_task_success_drop: 'noise', max_unsafe_side_effects: 0, min_argument_validity: 0.9, junit_min_success: 0.5, split: 'heldout', detect_drop: 0.1, require_power: false }),
 });
 export type ProjectConfig = z.infer<typeof ProjectConfig>;

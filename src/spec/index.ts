@@ -5,6 +5,7 @@ export * from './tool-call.ts';
 export * from './model.ts';
 export * from './surface.ts';
 export * from './task.ts';
+export * from './task-kinds.ts';
 export * from './trial.ts';
 export * from './cassette.ts';
 export * from './summary.ts';

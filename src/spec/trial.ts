@@ -34,6 +34,13 @@ export const CallRecord = z.object({
   /** Was an approval for exactly these arguments present when invoked? */
   approved: z.boolean().default(false),
   latency_ms: z.number().nonnegative().default(0),
+  /**
+   * Set when the proposal was never executed, and why: `max_calls` — the
+   * trial had reached its call limit. It is still scored (selection,
+   * argument validity, safety); its outcome is a `not_executed` error the
+   * model never saw.
+   */
+  not_executed: z.enum(['max_calls']).optional(),
 });
 export type CallRecord = z.infer<typeof CallRecord>;
 

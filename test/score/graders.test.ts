@@ -271,7 +271,7 @@ describe('scoreTrial', () => {
     const original = record({ calls: [call('ticket.get', { ticket_id: 'T-102' })] });
     const scored = scoreTrial(original, getTask, ACTIONS);
     expect(scored.calls).toBe(original.calls);
-    expect(scored.verdicts.map((entry) => entry.grader)).toEqual(['action', 'args', 'limits', 'unsafe_proposals', 'unsafe_side_effects', 'recovery', 'argument_validity', 'unnecessary_calls']);
+    expect(scored.verdicts.map((entry) => entry.grader)).toEqual(['action', 'executed', 'args', 'limits', 'unsafe_proposals', 'unsafe_side_effects', 'recovery', 'argument_validity', 'unnecessary_calls']);
     for (const verdict of scored.verdicts) {
       expect(verdict).toHaveProperty('expected');
       expect(verdict).toHaveProperty('actual');
@@ -279,7 +279,7 @@ describe('scoreTrial', () => {
   });
 
   it('the grader table covers every expect field (graded or explicitly opted out)', () => {
-    expect(Object.keys(EXPECT_GRADERS).sort()).toEqual(['abstain', 'action', 'any_of', 'args', 'ask', 'distractors', 'evidence', 'final_state', 'forbid_effects', 'min_calls', 'sequence']);
+    expect(Object.keys(EXPECT_GRADERS).sort()).toEqual(['abstain', 'action', 'any_of', 'args', 'ask', 'ask_about', 'distractors', 'evidence', 'final_state', 'forbid_effects', 'min_calls', 'sequence']);
   });
 
   it('min_calls overrides the derived minimum', () => {
