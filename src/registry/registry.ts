@@ -1,4 +1,4 @@
-import { canonicalJson, ToolError, toolError } from '../spec/index.ts';
+import { canonicalJson, ToolEnvironmentError, ToolError, toolError } from '../spec/index.ts';
 import type { Actor, Approval, JsonSchema, SideEffect, ToolCall, ToolResult } from '../spec/index.ts';
 import { abortableSleep, raceBoundary, withKeyLock } from './boundary.ts';
 import { SimulatedCallTime } from './tool-time.ts';
@@ -111,6 +111,8 @@ class ToolRegistry<State> implements Registry<State> {
     try {
       return await this.#pipeline(call, context);
     } catch (error) {
+      // The tool's environment failed (an MCP server died): not a tool answer; the trial is errored.
+      if (error instanceof ToolEnvironmentError) throw error;
       // Only the registry's own machinery (a receipt store, a throwing schema
       // refinement) gets here; handler throws are caught at step 7.
       return failure(toolError('internal_error', `The registry failed while running ${call.tool}.`, { tool: call.tool, reason: messageOf(error) }));
@@ -268,6 +270,7 @@ class ToolRegistry<State> implements Registry<State> {
     try {
       returned = await tool.handler(input, handlerContext);
     } catch (error) {
+      if (error instanceof ToolEnvironmentError) throw error;
       return failure(
         toolError('handler_exception', `${tool.name} failed unexpectedly; the failure was contained.`, {
           tool: tool.name,

@@ -4,7 +4,7 @@ import type { Domain } from '../registry/domain.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
 import type { SchemaCost } from '../cost/schema-cost.ts';
 import { isTrialRecordShape } from '../run-folder/index.ts';
-import { ProviderError, TrialRecord, canonicalJson, requestHashWithTools, toolError } from '../spec/index.ts';
+import { ProviderError, ToolEnvironmentError, TrialRecord, canonicalJson, requestHashWithTools, toolError } from '../spec/index.ts';
 import type { CallRecord, Json, ModelMessage, ModelSettings, ModelTurn, Provider, RequestSummary, ResolvedSurface, SideEffect, Task, ToolCallProposal, ToolResult } from '../spec/index.ts';
 import { ApprovalLedger } from './approvals.ts';
 import { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
@@ -55,10 +55,28 @@ type TrialState = {
  * `errored` (turns so far kept). The record is unscored (`verdicts: []`).
  */
 export async function runTrial(input: TrialInput): Promise<TrialRecord> {
+  const startedAt = (input.now ?? (() => new Date()))().toISOString();
+  let state: unknown;
+  try {
+    state = await input.domain.createState();
+  } catch (caught) {
+    // The domain's backend could not be set up (an MCP server did not start): errored, not scored.
+    return trialRecord(input, { startedAt, stopReason: 'errored', error: environmentFailure(caught), requests: [], turns: [], trial: { calls: [], effects: [], seenChanges: new Set() }, finalState: {} });
+  }
+  try {
+    return await runWithState(input, state, startedAt);
+  } finally {
+    await input.domain.teardown?.(state);
+  }
+}
+
+function environmentFailure(caught: unknown): NonNullable<TrialRecord['error']> {
+  return { status: null, message: caught instanceof Error ? caught.message : String(caught), retryable: false };
+}
+
+async function runWithState(input: TrialInput, state: unknown, startedAt: string): Promise<TrialRecord> {
   const { provider, domain, surface, task } = input;
   const registry = input.registry ?? (createRegistry(domain.tools) as Registry<unknown>);
-  const startedAt = (input.now ?? (() => new Date()))().toISOString();
-  const state = domain.createState();
   const receipts = new MemoryReceiptStore();
   const actions = new Map(domain.actions.map((action) => [action.id, action]));
   const approvals = new ApprovalLedger(task.approve, domain.actions);
@@ -104,7 +122,15 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
         stopReason = 'max_calls';
         break turnLoop;
       }
-      const call = await executeProposal(proposal, turn, { ...input, trialNumber: input.trial, registry, state, receipts, actions, approvals, faults, trial });
+      let call: CallRecord;
+      try {
+        call = await executeProposal(proposal, turn, { ...input, trialNumber: input.trial, registry, state, receipts, actions, approvals, faults, trial });
+      } catch (caught) {
+        if (!(caught instanceof ToolEnvironmentError)) throw caught;
+        stopReason = 'errored';
+        error = environmentFailure(caught);
+        break turnLoop;
+      }
       trial.calls.push(call);
       const failed = !call.outcome.ok;
       messages.push({
@@ -117,9 +143,28 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
     }
   }
 
-  const cost = input.schemaCost ?? schemaCost(surface.payload);
   const finalState: Record<string, Json> = {};
-  for (const [name, view] of Object.entries(domain.views)) finalState[name] = view(state);
+  try {
+    for (const [name, view] of Object.entries(domain.views)) {
+      const value = view(state);
+      finalState[name] = value instanceof Promise ? await value : value;
+    }
+  } catch (caught) {
+    if (!(caught instanceof ToolEnvironmentError)) throw caught;
+    stopReason = 'errored';
+    error ??= environmentFailure(caught);
+  }
+  return trialRecord(input, { startedAt, stopReason, error, requests, turns, trial, finalState });
+}
+
+/** The unscored record of a trial, built field by field in schema order. */
+function trialRecord(
+  input: TrialInput,
+  parts: { startedAt: string; stopReason: TrialRecord['stop_reason']; error: TrialRecord['error']; requests: RequestSummary[]; turns: ModelTurn[]; trial: TrialState; finalState: Record<string, Json> },
+): TrialRecord {
+  const { provider, surface, task } = input;
+  const { startedAt, stopReason, error, requests, turns, trial, finalState } = parts;
+  const cost = input.schemaCost ?? schemaCost(surface.payload);
   // Built field by field in schema order, with every part already normalised
   // (normalize.ts): the zod schema would cost more than the rest of a replayed
   // trial. The cheap structural check guards the result; anything it rejects
