@@ -145,7 +145,7 @@ export function resolveMergedSurface(merged: MergedSurface, domain: Domain, file
     system: merged.system,
     tools,
     payload,
-    hash: surfaceHash(payload, merged.system),
+    hash: surfaceHash(payload, merged.system, domain.hashBasis),
     file,
   };
 }
@@ -156,7 +156,11 @@ export function resolveMergedSurface(merged: MergedSurface, domain: Domain, file
  * when the surface sets one — everything the model sees, nothing it does not
  * (ids, surface descriptions, file layout).
  */
-export function surfaceHash(payload: readonly ToolDefinition[], system: string | null): string {
+export function surfaceHash(payload: readonly ToolDefinition[], system: string | null, basis?: unknown): string {
+  // `basis`: definitions behind the payload that the model does not see (an
+  // MCP server's output schemas and annotations); absent for TypeScript domains,
+  // whose hashes stay as they were.
+  if (basis !== undefined) return sha256({ payload, system, basis });
   return sha256(system === null ? payload : { payload, system });
 }
 

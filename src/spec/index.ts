@@ -16,3 +16,4 @@ export * from './manifest.ts';
 export * from './comparison.ts';
 export * from './tool-name.ts';
 export * from './tool-file.ts';
+export * from './domain-file.ts';

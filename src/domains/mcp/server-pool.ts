@@ -96,12 +96,17 @@ export class ServerPool {
     }
   }
 
-  /** Close every open session and refuse new ones. Safe to call more than once. */
+  /**
+   * Close every open session; trials still waiting for a slot fail. Safe to
+   * call more than once; the pool can be leased from again afterwards (a
+   * second run over the same loaded project).
+   */
   async closeAll(): Promise<void> {
     this.#closed = true;
-    await Promise.allSettled([...this.#leases].map((lease) => lease.release()));
     for (const wake of this.#waiting.splice(0)) wake();
+    await Promise.allSettled([...this.#leases].map((lease) => lease.release()));
     if (this.#pids.size === 0) this.#hook(false);
+    this.#closed = false;
   }
 
   /** The exit hook is held while any session may be open. */
