@@ -66,7 +66,7 @@ export function importedDomainFiles(options: ImportOptions): ImportedFiles {
   if (options.server) {
     lines.push(...stringify({ server: options.server }, { lineWidth: 0 }).trimEnd().split('\n'));
   }
-  lines.push(`tools_file: ${options.format === 'mcp' ? 'tools.json' : scalar({ path: 'tools.json', format: options.format })}`);
+  lines.push(`tools_file: ${options.format === 'mcp' ? 'tools.json' : `{ path: tools.json, format: ${options.format} }`}`);
   if (options.views && Object.keys(options.views).length > 0) lines.push(...stringify({ views: options.views }, { lineWidth: 0 }).trimEnd().split('\n'));
   lines.push(
     '',
