@@ -9,6 +9,7 @@ import { loadProject } from '../../src/load/index.ts';
 import { runTrial } from '../../src/solve/index.ts';
 import { ConfigError, formatConfigIssue } from '../../src/spec/index.ts';
 import { FIXTURES, REPO_ROOT } from '../load/materialize.ts';
+import { runCli } from '../helpers/cli.ts';
 
 const scratch: string[] = [];
 afterAll(async () => {
@@ -108,6 +109,10 @@ describe('tools files in both directions', () => {
     expect(providerToolsPayload('openai', surface.payload)).toEqual(JSON.parse(await readFile(file, 'utf8')));
     // Key order too: the export is the same text once both are printed alike.
     expect(JSON.stringify(providerToolsPayload('openai', surface.payload))).toBe(JSON.stringify(JSON.parse(await readFile(file, 'utf8'))));
+    // `toolmark tokens --payload` prints the same export.
+    const printed = await runCli(['tokens', '--root', root, '--surface', 'imported', '--payload', 'openai'], { timeoutMs: 180_000 });
+    expect(printed.code, printed.stderr).toBe(0);
+    expect(JSON.parse(printed.stdout)).toEqual(JSON.parse(await readFile(file, 'utf8')));
   });
 
   it('an Anthropic tools file round-trips through the Anthropic payload', async () => {
