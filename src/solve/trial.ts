@@ -54,14 +54,35 @@ type TrialState = {
  * misbehaviour is recorded as data; a provider failure ends the trial as
  * `errored` (turns so far kept). The record is unscored (`verdicts: []`).
  */
-export async function runTrial(input: TrialInput): Promise<TrialRecord> {
+export function runTrial(input: TrialInput): Promise<TrialRecord> {
   const startedAt = (input.now ?? (() => new Date()))().toISOString();
+  const { domain } = input;
+  // A plain domain (sync state, nothing to tear down) takes the direct path:
+  // no extra awaits, so a replayed run schedules its trials exactly as before.
+  if (domain.teardown === undefined) {
+    let created: unknown;
+    try {
+      created = domain.createState();
+    } catch (caught) {
+      return Promise.resolve(setupFailed(input, startedAt, caught));
+    }
+    if (!(created instanceof Promise)) return runWithState(input, created, startedAt);
+  }
+  return runWithLifecycle(input, startedAt);
+}
+
+/** The record of a trial whose backend could not be set up (an MCP server did not start): errored, not scored. */
+function setupFailed(input: TrialInput, startedAt: string, caught: unknown): TrialRecord {
+  return trialRecord(input, { startedAt, stopReason: 'errored', error: environmentFailure(caught), requests: [], turns: [], trial: { calls: [], effects: [], seenChanges: new Set() }, finalState: {} });
+}
+
+/** Async state and a teardown that runs whatever happens in the trial. */
+async function runWithLifecycle(input: TrialInput, startedAt: string): Promise<TrialRecord> {
   let state: unknown;
   try {
     state = await input.domain.createState();
   } catch (caught) {
-    // The domain's backend could not be set up (an MCP server did not start): errored, not scored.
-    return trialRecord(input, { startedAt, stopReason: 'errored', error: environmentFailure(caught), requests: [], turns: [], trial: { calls: [], effects: [], seenChanges: new Set() }, finalState: {} });
+    return setupFailed(input, startedAt, caught);
   }
   try {
     return await runWithState(input, state, startedAt);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +151,45 @@ describe('an MCP domain at run time', () => {
     void spy;
     void surface;
   }, SLOW);
+});
+
+describe('a server whose tools changed since the import', () => {
+  it('changes the surface hash (cassettes go stale) and refuses to run against the changed server', async () => {
+    const cache = join(REPO, 'node_modules/.cache');
+    mkdirSync(cache, { recursive: true });
+    const root = mkdtempSync(join(cache, 'toolmark-mcp-changed-'));
+    scratch.push(root);
+    cpSync(join(EXAMPLE, 'suites/memory'), join(root, 'suites/memory'), { recursive: true });
+    rmSync(join(root, 'suites/memory/cassettes'), { recursive: true });
+    const toolsFile = join(root, 'suites/memory/tools.json');
+    const listed = JSON.parse(readFileSync(toolsFile, 'utf8'));
+    listed.tools.find((tool: { name: string }) => tool.name === 'read_graph').description = 'Read the whole graph (as the server said last month).';
+    writeFileSync(toolsFile, JSON.stringify(listed, null, 2));
+    const changed = (await loadProject(root)).domains[0]!;
+    const imported = (id: string, domain: LoadedDomain) => domain.surfaces.find((surface) => surface.id === id)!;
+    expect(imported('imported', changed).hash).not.toBe(imported('imported', memory).hash);
+    const record = await runTrial({ provider: new ScriptedProvider([textTurn('never asked')]), domain: changed.domain, surface: imported('imported', changed), task: changed.tasks[0]!, trial: 0 });
+    await changed.domain.close?.();
+    expect(record.status).toBe('errored');
+    expect(record.error?.message).toContain('tool read_graph: description differs');
+  }, SLOW);
+
+  it('an output schema or annotation change alone (invisible to the model) still changes the surface hash', async () => {
+    const cache = join(REPO, 'node_modules/.cache');
+    const root = mkdtempSync(join(cache, 'toolmark-mcp-hint-'));
+    scratch.push(root);
+    cpSync(join(EXAMPLE, 'suites/memory'), join(root, 'suites/memory'), { recursive: true });
+    rmSync(join(root, 'suites/memory/cassettes'), { recursive: true });
+    const toolsFile = join(root, 'suites/memory/tools.json');
+    const listed = JSON.parse(readFileSync(toolsFile, 'utf8'));
+    listed.tools.find((tool: { name: string }) => tool.name === 'read_graph').annotations.readOnlyHint = false;
+    writeFileSync(toolsFile, JSON.stringify(listed, null, 2));
+    const changed = (await loadProject(root)).domains[0]!;
+    const before = memory.surfaces.find((surface) => surface.id === 'imported')!;
+    const after = changed.surfaces.find((surface) => surface.id === 'imported')!;
+    expect(after.payload).toEqual(before.payload);
+    expect(after.hash).not.toBe(before.hash);
+  });
 });
 
 describe('toolmark run on the MCP example', () => {
