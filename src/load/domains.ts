@@ -1,11 +1,11 @@
-import { access, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ActionSpec, type ConfigIssue } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import type { SourceFile } from './source-file.ts';
 import { closest } from './suggest.ts';
-import { DOMAIN_YAML, loadYamlDomain } from './yaml-domain.ts';
+import { DOMAIN_YAML, exists, loadYamlDomain } from './yaml-domain.ts';
 
 /** A domain module found on disk and imported. */
 export interface FoundDomain {
@@ -13,15 +13,6 @@ export interface FoundDomain {
   /** The domain's folder, `suites/<name>`. */
   dir: string;
   domain: Domain;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Folder names under `suites/` that hold a `domain.ts` or a `domain.yaml`. */

@@ -88,7 +88,8 @@ function serverConfig(source: SourceFile, file: DomainFile, issues: ConfigIssue[
   return parsed.data;
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Does a file or folder exist? */
+export async function exists(path: string): Promise<boolean> {
   try {
     await access(path);
     return true;

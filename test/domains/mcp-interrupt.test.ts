@@ -1,40 +1,25 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { alive, startSlowChatServer } from '../helpers/slow-chat-server.ts';
 
 // Ctrl-C on a real `toolmark run` over the MCP example: a slow local
 // OpenAI-compatible server keeps trials (and their MCP servers) in flight.
 // Linux /proc tells which processes the run started.
 const root = path.resolve(import.meta.dirname, '../..');
 let out: string;
-let server: ReturnType<typeof createServer>;
+let server: Awaited<ReturnType<typeof startSlowChatServer>>;
 let url: string;
 
 beforeEach(async () => {
   out = mkdtempSync(path.join(tmpdir(), 'toolmark-mcp-sigint-'));
-  server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      setTimeout(() => {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({
-          id: 'x', object: 'chat.completion', created: 0, model: 'slow',
-          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Nothing to do.' } }],
-          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-        }));
-      }, 1_500);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  server = await startSlowChatServer(1_500, 'Nothing to do.');
+  url = server.url;
 });
 afterEach(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   rmSync(out, { recursive: true, force: true });
 });
 
@@ -52,15 +37,6 @@ function childrenOf(parent: number, marker: string): number[] {
     }
   }
   return found;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Start a run, wait until it has MCP servers up, interrupt it `presses` times; the servers it had. */

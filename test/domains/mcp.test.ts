@@ -6,6 +6,7 @@ import { ScriptedProvider, callTurn, textTurn } from '../../providers/scripted.t
 import { main } from '../../src/cli/main.ts';
 import { loadProject, type LoadedDomain } from '../../src/load/index.ts';
 import { runTrial } from '../../src/solve/index.ts';
+import { alive } from '../helpers/slow-chat-server.ts';
 import type { Task } from '../../src/spec/index.ts';
 
 // Through the official SDK against the real reference servers (spawned here).
@@ -33,15 +34,6 @@ afterAll(async () => {
 
 function task(domain: LoadedDomain, id: string, edit: Partial<Task> = {}): Task {
   return { ...domain.tasks.find((candidate) => candidate.id === id)!, ...edit };
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('toolmark import mcp (the real filesystem server)', () => {
