@@ -1,7 +1,6 @@
 import { access } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { declarativeDomain } from '../domains/declarative/declarative-domain.ts';
-import { mcpDomain } from '../domains/mcp/mcp-domain.ts';
 import { literalHeaderValues, McpServerConfig } from '../domains/mcp/server-config.ts';
 import { errorTable, importedSchema, type ResolvedDefinition } from '../domains/tool-definition.ts';
 import type { Domain } from '../registry/domain.ts';
@@ -141,5 +140,8 @@ export async function loadYamlDomain(root: string, name: string, issues: ConfigI
     issues.push(source.issue(['views'], { message: 'a declarative domain\'s views are its store collections', expected: 'no `views:` (every collection of `store:` is a view)' }));
   }
   if (issues.length > before) return null;
-  return file.kind === 'mcp' ? mcpDomain(file, server!, dir, fileTools as McpTool[], definitions) : declarativeDomain(file, definitions);
+  if (file.kind !== 'mcp') return declarativeDomain(file, definitions);
+  // The MCP SDK is loaded only by a project that has an MCP domain.
+  const { mcpDomain } = await import('../domains/mcp/mcp-domain.ts');
+  return mcpDomain(file, server!, dir, fileTools as McpTool[], definitions);
 }
