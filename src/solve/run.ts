@@ -132,6 +132,9 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     if (failure) throw (failure as { reason: unknown }).reason;
   } finally {
     appender.close();
+    // Whatever outlives a trial (an MCP domain's open servers) ends with the run: on success, on error, on Ctrl-C.
+    const domains = new Set(options.plan.map((planned) => planned.domain.domain));
+    await Promise.allSettled([...domains].map((domain) => domain.close?.()));
   }
   return { planned: options.plan.length, skipped, ran, errored, repairedBytes, interrupted: skipped + ran < options.plan.length };
 }

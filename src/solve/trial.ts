@@ -2,7 +2,7 @@ import { MemoryReceiptStore, createRegistry } from '../registry/index.ts';
 import type { Registry } from '../registry/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
-import { ProviderError, TrialRecord, isTrialRecordShape, requestHash, toolError } from '../spec/index.ts';
+import { ProviderError, ToolEnvironmentError, TrialRecord, isTrialRecordShape, requestHash, toolError } from '../spec/index.ts';
 import type { CallRecord, Json, ModelMessage, ModelSettings, ModelTurn, Provider, RequestSummary, ResolvedSurface, SideEffect, Task, ToolCallProposal, ToolResult } from '../spec/index.ts';
 import { ApprovalLedger } from './approvals.ts';
 import { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
@@ -48,11 +48,50 @@ type TrialState = {
  * misbehaviour is recorded as data; a provider failure ends the trial as
  * `errored` (turns so far kept). The record is unscored (`verdicts: []`).
  */
-export async function runTrial(input: TrialInput): Promise<TrialRecord> {
+export function runTrial(input: TrialInput): Promise<TrialRecord> {
+  const startedAt = (input.now ?? (() => new Date()))().toISOString();
+  const { domain } = input;
+  // A plain domain (sync state, nothing to tear down) takes the direct path:
+  // no extra awaits, so a replayed run schedules its trials exactly as before.
+  if (domain.teardown === undefined) {
+    let created: unknown;
+    try {
+      created = domain.createState();
+    } catch (caught) {
+      return Promise.resolve(setupFailed(input, startedAt, caught));
+    }
+    if (!(created instanceof Promise)) return runWithState(input, created, startedAt);
+  }
+  return runWithLifecycle(input, startedAt);
+}
+
+/** The record of a trial whose backend could not be set up (an MCP server did not start): errored, not scored. */
+function setupFailed(input: TrialInput, startedAt: string, caught: unknown): TrialRecord {
+  return trialRecord(input, { startedAt, stopReason: 'errored', error: environmentFailure(caught), requests: [], turns: [], trial: { calls: [], effects: [], seenChanges: new Set() }, finalState: {} });
+}
+
+/** Async state and a teardown that runs whatever happens in the trial. */
+async function runWithLifecycle(input: TrialInput, startedAt: string): Promise<TrialRecord> {
+  let state: unknown;
+  try {
+    state = await input.domain.createState();
+  } catch (caught) {
+    return setupFailed(input, startedAt, caught);
+  }
+  try {
+    return await runWithState(input, state, startedAt);
+  } finally {
+    await input.domain.teardown?.(state);
+  }
+}
+
+function environmentFailure(caught: unknown): NonNullable<TrialRecord['error']> {
+  return { status: null, message: caught instanceof Error ? caught.message : String(caught), retryable: false };
+}
+
+async function runWithState(input: TrialInput, state: unknown, startedAt: string): Promise<TrialRecord> {
   const { provider, domain, surface, task } = input;
   const registry = input.registry ?? (createRegistry(domain.tools) as Registry<unknown>);
-  const startedAt = (input.now ?? (() => new Date()))().toISOString();
-  const state = domain.createState();
   const receipts = new MemoryReceiptStore();
   const actions = new Map(domain.actions.map((action) => [action.id, action]));
   const approvals = new ApprovalLedger(task.approve, domain.actions);
@@ -95,7 +134,15 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
         stopReason = 'max_calls';
         break turnLoop;
       }
-      const call = await executeProposal(proposal, turn, { ...input, trialNumber: input.trial, registry, state, receipts, actions, approvals, faults, trial });
+      let call: CallRecord;
+      try {
+        call = await executeProposal(proposal, turn, { ...input, trialNumber: input.trial, registry, state, receipts, actions, approvals, faults, trial });
+      } catch (caught) {
+        if (!(caught instanceof ToolEnvironmentError)) throw caught;
+        stopReason = 'errored';
+        error = environmentFailure(caught);
+        break turnLoop;
+      }
       trial.calls.push(call);
       const failed = !call.outcome.ok;
       messages.push({
@@ -108,10 +155,29 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
     }
   }
 
+  const finalState: Record<string, Json> = {};
+  try {
+    for (const [name, view] of Object.entries(domain.views)) {
+      const value = view(state);
+      finalState[name] = value instanceof Promise ? await value : value;
+    }
+  } catch (caught) {
+    if (!(caught instanceof ToolEnvironmentError)) throw caught;
+    stopReason = 'errored';
+    error ??= environmentFailure(caught);
+  }
+  return trialRecord(input, { startedAt, stopReason, error, requests, turns, trial, finalState });
+}
+
+/** The unscored record of a trial, built field by field in schema order. */
+function trialRecord(
+  input: TrialInput,
+  parts: { startedAt: string; stopReason: TrialRecord['stop_reason']; error: TrialRecord['error']; requests: RequestSummary[]; turns: ModelTurn[]; trial: TrialState; finalState: Record<string, Json> },
+): TrialRecord {
+  const { provider, surface, task } = input;
+  const { startedAt, stopReason, error, requests, turns, trial, finalState } = parts;
   // Counted once per surface payload (before a run's trials, in a worker: src/cost/schema-cost.ts).
   const cost = schemaCost(surface.payload);
-  const finalState: Record<string, Json> = {};
-  for (const [name, view] of Object.entries(domain.views)) finalState[name] = view(state);
   // Built field by field in schema order, with every part already normalised
   // (normalize.ts): the zod schema would cost more than the rest of a replayed
   // trial. The cheap structural check guards the result; anything it rejects

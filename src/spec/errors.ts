@@ -50,3 +50,16 @@ export class ProviderError extends Error {
     this.retryAfterSeconds = options.retryAfterSeconds ?? null;
   }
 }
+
+/**
+ * A tool's environment failed — an MCP server died or could not start, a
+ * transport or protocol failure. Not the model's doing and not a tool
+ * answer: the registry lets it through and the trial is recorded as
+ * errored, never scored as a model miss.
+ */
+export class ToolEnvironmentError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ToolEnvironmentError';
+  }
+}

@@ -19,3 +19,5 @@ export * from './comparison.ts';
 export * from './tool-name.ts';
 export * from '../spec/suggest.ts';
 export * from './shape-check.ts';
+export * from './tool-file.ts';
+export * from './domain-file.ts';
