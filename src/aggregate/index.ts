@@ -14,3 +14,8 @@ export { evaluateGate, GateInputError } from './gate.ts';
 export type { GateCheck, GateResult } from './gate.ts';
 export { resolveRunRef, listRuns } from './run-ref.ts';
 export type { RunRef } from './run-ref.ts';
+export { buildCompareReview } from './compare-review.ts';
+export type { ReviewSide, ReviewProject, ReviewOptions } from './compare-review.ts';
+export { decide } from './compare-decision.ts';
+export { diffSurfaces } from './surface-diff.ts';
+export { wordDiff } from './word-diff.ts';
