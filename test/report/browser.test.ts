@@ -1,33 +1,30 @@
 /**
- * Opens the HTML report of a fixture run in headless Chromium (Debian's
- * /usr/bin/chromium via playwright-core) and checks what a person would:
- * charts drawn, filters narrowing the trial list, a trial opening, and a
- * screenshot saved under results/. Fails — never skips — without Chromium.
+ * Opens the HTML report of a fixture run in headless Chromium (the npm-installed
+ * one, see test/helpers/browser.ts) and checks what a person would: charts
+ * drawn, filters narrowing the trial list, a trial opening, and a screenshot
+ * saved under results/. Fails — never skips — without Chromium.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderRunReports } from '../../src/report/index.ts';
 import { GateConfig } from '../../src/spec/index.ts';
+import { launchBrowser, type LaunchedBrowser } from '../helpers/browser.ts';
 import { writeFixtureRun } from './fixture-run.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = resolve('results/report-screenshot.png');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let workDir: string;
-let context: BrowserContext;
+let browser: LaunchedBrowser;
 let page: Page;
 const pageErrors: string[] = [];
 const requests: string[] = [];
 let expected: { total: number; failed: number; typedErrored: number; wideMustCall: number };
 
 beforeAll(async () => {
-  expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: install it with apt-get install -y chromium (.ci/run does)`).toBe(true);
   workDir = await mkdtemp(join(tmpdir(), 'toolmark-browser-'));
   const runDir = join(workDir, 'run');
   const { records } = await writeFixtureRun(runDir, { synthetic: true });
@@ -38,17 +35,15 @@ beforeAll(async () => {
     wideMustCall: records.filter((record) => record.surface === 'wide-v1' && record.kind === 'must-call').length,
   };
   const { html } = await renderRunReports(runDir, { gate: GateConfig.parse({}) });
-  context = await chromium.launchPersistentContext(join(workDir, 'profile'), {
-    executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1360, height: 900 },
-  });
-  page = await context.newPage();
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('request', (request) => requests.push(request.url()));
   await page.goto(pathToFileURL(html).href);
-}, 60_000);
+}, 180_000); // the first launch unpacks Chromium (~190 MB)
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
@@ -128,7 +123,7 @@ describe('report.html in a browser', () => {
  * runner's own message, when the example cannot run.
  */
 describe('report.html of the shipped example run', () => {
-  let exampleContext: BrowserContext;
+  let exampleBrowser: LaunchedBrowser;
   let examplePage: Page;
   let exampleDir: string;
 
@@ -139,16 +134,14 @@ describe('report.html of the shipped example run', () => {
     const run = await promisify(execFile)('node', [resolve('bin/toolmark.js'), 'run', '--root', resolve('.'), '--out', exampleDir, '--run-id', 'example'], { maxBuffer: 64 * 1024 * 1024 })
       .then(() => null, (error: { stderr?: string; message: string }) => error.stderr || error.message);
     expect(run, 'the example run (npm start) failed').toBeNull();
-    exampleContext = await chromium.launchPersistentContext(join(exampleDir, 'profile'), {
-      executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1360, height: 900 },
-    });
-    examplePage = await exampleContext.newPage();
+    exampleBrowser = await launchBrowser();
+    examplePage = await exampleBrowser.context.newPage();
     examplePage.on('pageerror', (error) => pageErrors.push(error.message));
     await examplePage.goto(pathToFileURL(join(exampleDir, 'example', 'report.html')).href);
   }, 180_000);
 
   afterAll(async () => {
-    await exampleContext?.close();
+    await exampleBrowser?.close();
     if (exampleDir) await rm(exampleDir, { recursive: true, force: true });
   });
 
