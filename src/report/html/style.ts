@@ -26,7 +26,15 @@ section.card { background: var(--panel); border: 1px solid var(--line); border-r
 section.card h2 { font-size: 16px; margin: 0 0 4px; }
 section.card p.note { color: var(--muted); margin: 0 0 12px; font-size: 13px; }
 .grid-2 { display: grid; grid-template-columns: repeat(auto-fit, minmax(520px, 1fr)); gap: 18px; }
-.chart { overflow-x: auto; } .chart svg { max-width: 100%; height: auto; }
+.chart { overflow-x: auto; max-width: 100%; }
+/* Charts keep their drawn size (text stays legible) and scroll inside their card when wider. */
+.chart svg { max-width: none; height: auto; display: block; }
+section.card { min-width: 0; overflow: hidden; }
+.scroll { overflow-x: auto; max-width: 100%; } .scroll.tall { max-height: 520px; overflow-y: auto; border: 1px solid var(--line); border-radius: 6px; }
+th.group { text-align: center; border-bottom: 1px solid var(--line); }
+td.best strong { color: var(--pass); } td.worst strong { color: var(--fail); }
+details.group { margin: 6px 0; } details.group > summary { cursor: pointer; font-weight: 600; padding: 4px 0; }
+.muted { color: var(--muted); }
 .confusions { display: flex; flex-wrap: wrap; gap: 22px; }
 .confusions figure { margin: 0; } .confusions figcaption { font-weight: 600; font-size: 13px; margin-bottom: 4px; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
@@ -34,7 +42,6 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line
 th { color: var(--muted); font-weight: 600; font-size: 12px; background: #fafbfc; position: sticky; top: 0; }
 td.nowrap { white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-.scroll { overflow-x: auto; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12px; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: 12px; font-weight: 600; }
 .badge.pass { color: var(--pass); background: var(--pass-bg); }
