@@ -70,6 +70,16 @@ code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monosp
 button.more { margin-top: 8px; font: inherit; padding: 5px 12px; border: 1px solid #cfd5dd; border-radius: 6px; background: #fff; cursor: pointer; }
 footer { color: var(--muted); font-size: 12px; text-align: center; padding: 12px; }
 @media (max-width: 900px) { .browser { grid-template-columns: 1fr; } main { padding: 16px; } }
+.scroll td:first-child { white-space: nowrap; }
+@media (max-width: 600px) {
+  main { padding: 10px; } section.card { padding: 12px; } header.top, nav.toc { padding-left: 12px; padding-right: 12px; }
+  .kpis { grid-template-columns: repeat(2, minmax(0, 1fr)); gap: 8px; } .kpi .sub { display: none; }
+  /* Rows stay on one line and the table scrolls: narrow wrapped columns are harder to read. */
+  .scroll td, .scroll th { white-space: nowrap; }
+  .filters input[type=search] { min-width: 0; width: 100%; }
+}
+/* A chart marked .fit shrinks to its card (small charts whose text stays readable when scaled). */
+.chart.fit svg { max-width: 100%; }
 `;
 
 /** Extra rules of compare.html (on top of the report's stylesheet). */
@@ -92,6 +102,7 @@ tr.total td { font-weight: 600; border-top: 2px solid var(--line); }
 tr.tool-unchanged td { color: var(--muted); }
 del { background: var(--fail-bg); color: var(--fail); text-decoration: line-through; }
 ins { background: var(--pass-bg); color: var(--pass); text-decoration: underline; }
+del + ins { margin-left: 3px; }
 .tool-diff { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; margin: 10px 0; scroll-margin-top: 12px; }
 .tool-diff:target { outline: 2px solid var(--accent); }
 .tool-diff h3 { margin: 2px 0 8px; font-size: 14px; overflow-wrap: anywhere; }
