@@ -1,7 +1,7 @@
 import { changedTools, type CompareReview, type ComparedMetric, type Comparison, type SurfaceDiff, type WordDiffPart } from '../spec/index.ts';
 import { moreTasksToDetect } from '../stats/index.ts';
 import { interval, pValue, value } from './compare-markdown.ts';
-import { DECISION_LABELS, decisionSentence, decisionTone, metricVerdict, surfaceSummary, toolChangeWords, costChange } from './compare-wording.ts';
+import { DECISION_LABELS, decisionSentence, providerDisagreement, decisionTone, metricVerdict, surfaceSummary, toolChangeWords, costChange } from './compare-wording.ts';
 import { markdownCell } from './markdown.ts';
 
 /**
@@ -95,6 +95,8 @@ function render(review: CompareReview, options: { diffs: boolean; flipped: numbe
     `### ${EMOJI[tone]} ${DECISION_LABELS[decision.outcome]}`, '',
     decisionSentence(decision, comparison), '',
   ];
+  const disagreement = providerDisagreement(review);
+  if (disagreement) lines.push(`**${disagreement}**`, '');
   if (comparison.a.synthetic || comparison.b.synthetic) lines.push('> ⚠️ **Synthetic fixtures:** scores of synthetic cassettes, not of any real model.', '');
   if (review.byProvider.length > 0) {
     lines.push(...table(['provider', 'train task success', 'held-out task success', 'decision'], review.byProvider.map((entry) => {

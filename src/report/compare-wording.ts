@@ -1,4 +1,4 @@
-import type { CompareDecision, ComparedMetric, Comparison, PayloadCost, SurfaceDiff, ToolDiff } from '../spec/index.ts';
+import type { CompareDecision, ComparedMetric, CompareReview, Comparison, PayloadCost, SurfaceDiff, ToolDiff } from '../spec/index.ts';
 import { interval, pValue } from './compare-markdown.ts';
 
 /**
@@ -136,4 +136,15 @@ export function surfaceSummary(diff: SurfaceDiff): string {
   for (const text of diff.surfaceTexts) parts.push(`${text.field} changed`);
   const what = parts.length ? parts.join(', ') : 'no change the model can see';
   return `${diff.tools.length} tools: ${what}; payload ${costChange(diff.total.a, diff.total.b)} tokens, ${costChange(diff.total.a, diff.total.b, 'bytes')} bytes`;
+}
+
+/**
+ * When providers disagree with the pooled decision, a sentence saying so
+ * (the pooled verdict alone would hide a provider that overfits or regresses).
+ */
+export function providerDisagreement(review: CompareReview): string | null {
+  const differing = review.byProvider.filter((entry) => entry.decision.outcome !== review.decision.outcome);
+  if (differing.length === 0) return null;
+  const words = review.byProvider.map((entry) => `${entry.provider}: ${DECISION_LABELS[entry.decision.outcome].toLowerCase()}`);
+  return `Providers disagree with the pooled verdict — ${words.join('; ')}.`;
 }

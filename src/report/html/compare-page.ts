@@ -1,7 +1,7 @@
 import type { CompareReview, ComparedMetric, CompareSection, CostRow, Comparison } from '../../spec/index.ts';
 import { moreTasksToDetect } from '../../stats/index.ts';
 import { interval, pValue, value } from '../compare-markdown.ts';
-import { DECISION_LABELS, decisionSentence, decisionTone, metricVerdict, signedInteger } from '../compare-wording.ts';
+import { DECISION_LABELS, decisionSentence, providerDisagreement, decisionTone, metricVerdict, signedInteger } from '../compare-wording.ts';
 import { SYNTHETIC_BANNER } from '../headline.ts';
 import { differencesSpec, toolTokensSpec } from './compare-charts.ts';
 import { flippedHtml } from './compare-flipped.ts';
@@ -115,7 +115,7 @@ export async function renderCompareHtml(review: CompareReview): Promise<string> 
 <nav class="toc"><a href="#decision">Decision</a><a href="#surface">Surface diff</a><a href="#verdicts">Verdicts</a><a href="#flipped">Flipped tasks</a><a href="#confusion">Confusion delta</a><a href="#cost">Cost and latency</a></nav>
 <main>
 ${banner}
-<section class="card decision ${tone}" id="decision"><div class="decision-label">${h(DECISION_LABELS[decision.outcome])}</div><p class="decision-text">${h(decisionSentence(decision, comparison))}</p>
+<section class="card decision ${tone}" id="decision"><div class="decision-label">${h(DECISION_LABELS[decision.outcome])}</div><p class="decision-text">${h(decisionSentence(decision, comparison))}</p>${providerDisagreement(review) ? `<p class="decision-text"><strong>${h(providerDisagreement(review)!)}</strong></p>` : ''}
 ${differences ? `<div class="chart fit">${differences}</div><p class="note">Paired differences B − A with bootstrap 95% intervals. Green: better, red: worse (interval excludes 0 and McNemar p &lt; 0.05), grey: no detectable change.</p>` : ''}
 ${providerTable(review)}${notes}</section>
 ${card('surface', 'Surface diff: what the model sees', 'Tools matched by action (or by registry tool for a multiplexed tool). Deletions are struck through, additions underlined. Tokens: o200k over the compact JSON of each tool definition.', `${review.surfaceDiffs.map(surfaceDiffHtml).join('') || '<p class="note">No surfaces to diff.</p>'}${tokens ? `<div class="chart fit">${tokens}</div>` : ''}`)}
