@@ -138,13 +138,18 @@ export function surfaceSummary(diff: SurfaceDiff): string {
   return `${diff.tools.length} tools: ${what}; payload ${costChange(diff.total.a, diff.total.b)} tokens, ${costChange(diff.total.a, diff.total.b, 'bytes')} bytes`;
 }
 
+/** How much a decision holds a revision back, for comparing a provider's decision with the pooled one. */
+const SEVERITY: Partial<Record<CompareDecision['outcome'], number>> = { ship: 0, 'no-change': 1, 'train-only': 2, 'heldout-only': 2, overfit: 3, regression: 4 };
+
 /**
- * When providers disagree with the pooled decision, a sentence saying so
- * (the pooled verdict alone would hide a provider that overfits or regresses).
+ * When some provider's decision is worse than the pooled one, a sentence
+ * naming them (the pooled verdict alone would hide a provider that
+ * overfits or regresses).
  */
 export function providerDisagreement(review: CompareReview): string | null {
-  const differing = review.byProvider.filter((entry) => entry.decision.outcome !== review.decision.outcome);
-  if (differing.length === 0) return null;
-  const words = review.byProvider.map((entry) => `${entry.provider}: ${DECISION_LABELS[entry.decision.outcome].toLowerCase()}`);
-  return `Providers disagree with the pooled verdict — ${words.join('; ')}.`;
+  const pooled = SEVERITY[review.decision.outcome];
+  if (pooled === undefined) return null;
+  const worse = review.byProvider.filter((entry) => (SEVERITY[entry.decision.outcome] ?? -1) > pooled);
+  if (worse.length === 0) return null;
+  return `Not for every provider: ${worse.map((entry) => `${entry.provider} — ${DECISION_LABELS[entry.decision.outcome].toLowerCase()}`).join('; ')}.`;
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCompareReview, decide, diffSurfaces, wordDiff, type ReviewSide } from '../../src/aggregate/index.ts';
 import { schemaCost } from '../../src/cost/schema-cost.ts';
+import { providerDisagreement } from '../../src/report/compare-wording.ts';
 import { appendJobSummary, COMMENT_LIMIT, renderCompareHtml, renderComparePullRequest, writeCompareReports } from '../../src/report/index.ts';
 import type { CompareReview, Comparison, ComparedMetric, ExposedTool, ResolvedSurface, TrialRecord } from '../../src/spec/index.ts';
 import { moreTasksToDetect, pairsToDetect } from '../../src/stats/index.ts';
@@ -115,6 +116,16 @@ function comparison(train: ComparedMetric[] | null, heldout: ComparedMetric[] | 
     heldout_check: { status: 'no_train', message: '' }, noise_floor: [],
   };
 }
+
+describe('providerDisagreement', () => {
+  it('names the providers whose decision is worse than the pooled one, and only them', () => {
+    const pooled = { outcome: 'ship', worse: [], needed: null } as const;
+    const entry = (provider: string, outcome: CompareReview['decision']['outcome']) => ({ provider, comparison: comparison(null, null), decision: { outcome, worse: [], needed: null } });
+    const review = { decision: pooled, byProvider: [entry('p:a', 'ship'), entry('p:b', 'overfit'), entry('p:c', 'no-change')] } as unknown as CompareReview;
+    expect(providerDisagreement(review)).toBe('Not for every provider: p:b — likely overfit; p:c — no detectable change.');
+    expect(providerDisagreement({ ...review, decision: { ...pooled, outcome: 'overfit' } })).toBeNull();
+  });
+});
 
 describe('decide', () => {
   it('ships only when train and held-out both improve and nothing got worse', () => {
