@@ -6,7 +6,7 @@ import { quantile } from '../stats/index.ts';
 import { priceFor } from './aggregator.ts';
 import { compareSides, type CompareInput, type CompareOptions } from './compare.ts';
 import { decide } from './compare-decision.ts';
-import { diffSurfaces, unavailableDiff } from './surface-diff.ts';
+import { diffSurfaces, unavailableDiff, type PayloadCounter } from './surface-diff.ts';
 
 /**
  * The revision review behind compare.html and the PR-comment report.md
@@ -31,6 +31,8 @@ export interface ReviewProject {
   surfaces: readonly ResolvedSurface[] | null;
   tasks: readonly Task[] | null;
   prices: Record<string, Price>;
+  /** Bytes and o200k tokens of a tool definition or payload (src/cost's schemaCost). */
+  cost: PayloadCounter;
   notes?: string[];
 }
 
@@ -82,7 +84,7 @@ function pairUp(comparison: Comparison, sideA: readonly Slim[], sideB: readonly 
   return pairs;
 }
 
-function surfaceDiffs(sideA: readonly Slim[], sideB: readonly Slim[], surfaces: readonly ResolvedSurface[] | null): SurfaceDiff[] {
+function surfaceDiffs(sideA: readonly Slim[], sideB: readonly Slim[], surfaces: readonly ResolvedSurface[] | null, cost: PayloadCounter): SurfaceDiff[] {
   const seen = (records: readonly Slim[]) => {
     const byDomain = new Map<string, Map<string, string>>();
     for (const record of records) {
@@ -113,7 +115,7 @@ function surfaceDiffs(sideA: readonly Slim[], sideB: readonly Slim[], surfaces: 
       const stale = [[refA, fileA], [refB, fileB]].filter(([ref, file]) => !file || (file as ResolvedSurface).hash !== (ref as { hash: string }).hash)
         .map(([ref, file]) => `${(ref as { id: string }).id} ${file ? `was edited since the run (run ${(ref as { hash: string }).hash.slice(0, 15)}…, file ${(file as ResolvedSurface).hash.slice(0, 15)}…)` : 'is not in the project'}`);
       if (stale.length > 0 || !fileA || !fileB) diffs.push(unavailableDiff(domain, refA, refB, `${stale.join('; ')}: the diff would not show what the model saw`));
-      else diffs.push(diffSurfaces(fileA, fileB));
+      else diffs.push(diffSurfaces(fileA, fileB, cost));
     }
   }
   return diffs;
@@ -247,7 +249,7 @@ export async function buildCompareReview(a: ReviewSide, b: ReviewSide, project: 
     }
   }
 
-  const diffs = surfaceDiffs(sideA, sideB, project.surfaces);
+  const diffs = surfaceDiffs(sideA, sideB, project.surfaces, project.cost);
   const tasks = new Map((project.tasks ?? []).map((task) => [`${task.domain}/${task.id}`, task]));
   const all = flippedTasks(comparison, options.split);
   const shown = all.slice(0, options.maxFlipped ?? 40);

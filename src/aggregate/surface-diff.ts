@@ -1,5 +1,4 @@
-import { schemaCost } from '../cost/schema-cost.ts';
-import type { ExposedTool, ResolvedSurface, SchemaChange, SurfaceDiff, TextChange, ToolDiff } from '../spec/index.ts';
+import type { ExposedTool, PayloadCost, ResolvedSurface, SchemaChange, SurfaceDiff, TextChange, ToolDiff } from '../spec/index.ts';
 import { wordDiff } from './word-diff.ts';
 
 /**
@@ -82,7 +81,10 @@ function textChanges(a: ExposedTool | null, b: ExposedTool | null): TextChange[]
   return changes.filter((change): change is TextChange => change !== null);
 }
 
-function costOf(surface: ResolvedSurface, tool: ExposedTool | null) {
+/** Counts bytes and tokens of a payload (the CLI passes src/cost's schemaCost: aggregate does not tokenize). */
+export type PayloadCounter = (payload: unknown) => PayloadCost;
+
+function costOf(surface: ResolvedSurface, tool: ExposedTool | null, schemaCost: PayloadCounter) {
   if (tool === null) return null;
   const definition = surface.payload.find((entry) => entry.name === tool.name);
   return definition ? schemaCost(definition) : null;
@@ -97,7 +99,7 @@ function sameOrder(a: readonly string[], b: readonly string[]): boolean {
 }
 
 /** Diff two resolved surfaces of one domain (A = before, B = after). */
-export function diffSurfaces(a: ResolvedSurface, b: ResolvedSurface): SurfaceDiff {
+export function diffSurfaces(a: ResolvedSurface, b: ResolvedSurface, schemaCost: PayloadCounter): SurfaceDiff {
   const keysA = a.tools.map(toolKey);
   const keysB = b.tools.map(toolKey);
   const keys = [...keysB, ...keysA.filter((key) => !keysB.includes(key))];
@@ -119,7 +121,7 @@ export function diffSurfaces(a: ResolvedSurface, b: ResolvedSurface): SurfaceDif
       position: { a: indexA < 0 ? null : indexA, b: indexB < 0 ? null : indexB },
       texts,
       schema,
-      cost: { a: costOf(a, toolA), b: costOf(b, toolB) },
+      cost: { a: costOf(a, toolA, schemaCost), b: costOf(b, toolB, schemaCost) },
     };
   });
   const surfaceTexts = [

@@ -13,5 +13,3 @@ export type { PlannedTrial, RunDomain, RunSelection, TrialIdentityFields } from 
 export { preflight } from './preflight.ts';
 export { executeRun, planSchemaCosts, surfaceKey } from './run.ts';
 export type { ExecuteRunOptions, RunOutcome } from './run.ts';
-// Run folders are src/run-folder's; the file names stay importable from here for older callers.
-export { RUN_FILES } from '../run-folder/index.ts';

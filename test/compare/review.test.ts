@@ -62,7 +62,7 @@ const B = surface('typed-v2', 'sha256:typed-v2', [
 ]);
 
 describe('diffSurfaces', () => {
-  const diff = diffSurfaces(A, B);
+  const diff = diffSurfaces(A, B, schemaCost);
   const byKey = (key: string) => diff.tools.find((entry) => entry.key === key)!;
 
   it('finds added, removed, renamed and reordered tools', () => {
@@ -119,7 +119,7 @@ function comparison(train: ComparedMetric[] | null, heldout: ComparedMetric[] | 
 
 describe('providerDisagreement', () => {
   it('names the providers whose decision is worse than the pooled one, and only them', () => {
-    const pooled = { outcome: 'ship', worse: [], needed: null } as const;
+    const pooled: CompareReview['decision'] = { outcome: 'ship', worse: [], needed: null };
     const entry = (provider: string, outcome: CompareReview['decision']['outcome']) => ({ provider, comparison: comparison(null, null), decision: { outcome, worse: [], needed: null } });
     const review = { decision: pooled, byProvider: [entry('p:a', 'ship'), entry('p:b', 'overfit'), entry('p:c', 'no-change')] } as unknown as CompareReview;
     expect(providerDisagreement(review)).toBe('Not for every provider: p:b — likely overfit; p:c — no detectable change.');
@@ -154,7 +154,7 @@ function sides(a: TrialRecord[], b: TrialRecord[]): [ReviewSide, ReviewSide] {
 async function overfitReview(surfaces: ResolvedSurface[] | null = [A, B]): Promise<CompareReview> {
   const { a, b } = overfitPair();
   const [sideA, sideB] = sides(a.map(trialRecord), b.map(trialRecord));
-  return buildCompareReview(sideA, sideB, { surfaces, tasks: null, prices: { fixture: { input_per_million: 1, output_per_million: 2 } } }, { seed: 7 });
+  return buildCompareReview(sideA, sideB, { surfaces, tasks: null, cost: schemaCost, prices: { fixture: { input_per_million: 1, output_per_million: 2 } } }, { seed: 7 });
 }
 
 describe('buildCompareReview', () => {

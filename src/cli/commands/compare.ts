@@ -114,12 +114,13 @@ async function compareAction(first: string, second: string | undefined, flags: C
 /** The project's surfaces and tasks for the surface diff and transcripts; a note instead when it cannot be loaded. */
 async function reviewProject(root: string, prices: import('../../spec/index.ts').ProjectConfig['prices']): Promise<import('../../aggregate/index.ts').ReviewProject> {
   const { loadProject } = await import('../../load/index.ts');
+  const { schemaCost: cost } = await import('../../cost/schema-cost.ts');
   try {
     const project = await loadProject(root);
-    return { surfaces: project.domains.flatMap((domain) => domain.surfaces), tasks: project.domains.flatMap((domain) => domain.tasks), prices };
+    return { surfaces: project.domains.flatMap((domain) => domain.surfaces), tasks: project.domains.flatMap((domain) => domain.tasks), prices, cost };
   } catch (error) {
     const reason = error instanceof ConfigError ? error.message.split('\n')[0] : String(error);
-    return { surfaces: null, tasks: null, prices, notes: [`The project at ${root} could not be loaded (${reason}): no surface diff, no task messages.`] };
+    return { surfaces: null, tasks: null, prices, cost, notes: [`The project at ${root} could not be loaded (${reason}): no surface diff, no task messages.`] };
   }
 }
 
