@@ -80,3 +80,6 @@ async function writeAll(handle: FileHandle, text: string): Promise<void> {
   const bytes = Buffer.from(text, 'utf8');
   for (let offset = 0; offset < bytes.length;) offset += (await handle.write(bytes, offset, bytes.length - offset)).bytesWritten;
 }
+export { writeCompareReports, appendJobSummary, COMPARE_FILES } from './compare-reports.ts';
+export { renderComparePullRequest, COMMENT_LIMIT } from './compare-pr-markdown.ts';
+export { renderCompareHtml } from './html/compare-page.ts';

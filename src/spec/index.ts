@@ -21,3 +21,4 @@ export * from '../spec/suggest.ts';
 export * from './shape-check.ts';
 export * from './tool-file.ts';
 export * from './domain-file.ts';
+export * from './compare-review.ts';

@@ -101,15 +101,17 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     trialsDone();
   }
 
-  const { outcome, runId, runDir, summary } = result;
-  process.stdout.write(`${formatSummaryTable(summary)}\n\n`);
+  const { outcome, runId, runDir, summary, manifest } = result;
   const shown = displayPath(runDir);
+  process.stdout.write(`${formatSummaryTable(summary, { manifest })}\n\n`);
   const repaired = outcome.repairedBytes > 0 ? `, dropped a torn last line (${outcome.repairedBytes} bytes)` : '';
   process.stdout.write(`run ${runId}: ${outcome.ran} trials run, ${outcome.skipped} already done, ${outcome.errored} errored${repaired} → ${shown}/\n`);
   if (outcome.interrupted) {
     process.stdout.write(`interrupted with ${outcome.planned - outcome.ran - outcome.skipped} trials left; continue with: toolmark run --resume ${shown}\n`);
     setExitCode(130);
   }
+  // Last, so the terminal ends with what to open.
+  process.stdout.write(`report: ${shown}/report.html\n`);
 }
 
 /** `toolmark run`: providers × surfaces × tasks × trials, streamed to results/<run-id>/. */
