@@ -113,7 +113,7 @@ function comparison(train: ComparedMetric[] | null, heldout: ComparedMetric[] | 
   return {
     v: 1, a: side, b: side, pairing: { key: ['domain', 'task', 'trial'], pairs: 200, unpaired_a: 0, unpaired_b: 0, errored: 0, split_trials: false }, aa: false,
     sections: [...(train ? [section('train', train)] : []), ...(heldout ? [section('heldout', heldout)] : [])],
-    heldout_check: { status: 'no_train', message: '' }, noise_floor: [],
+    heldout_check: { status: 'no_train', message: '' }, noise_floor: [], warnings: [],
   };
 }
 
