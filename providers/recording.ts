@@ -15,12 +15,12 @@ export interface CassetteWriter {
  * A failed call writes nothing (replay then fails with a clear missing key).
  */
 export function recordingProvider(inner: Provider, writer: CassetteWriter): Provider {
-  // Keep what the runner reads off a provider besides propose(): replay's
-  // pre-flight check and its synthetic flag (re-recording a cassette).
-  const extra = inner as Provider & { check?: unknown; synthetic?: boolean };
+  // Keep the declared capabilities the runner reads besides propose():
+  // replay's pre-flight check and its synthetic flag (re-recording a cassette).
   return {
-    ...(typeof extra.check === 'function' ? { check: (extra.check as (...args: unknown[]) => unknown).bind(inner) } : {}),
-    ...(extra.synthetic !== undefined ? { synthetic: extra.synthetic } : {}),
+    ...(inner.check ? { check: inner.check.bind(inner) } : {}),
+    ...(inner.synthetic !== undefined ? { synthetic: inner.synthetic } : {}),
+    ...(inner.offline !== undefined ? { offline: inner.offline } : {}),
     id: inner.id,
     model: inner.model,
     async propose(request: ModelRequest, options: ProposeOptions = {}): Promise<ModelTurn> {

@@ -52,7 +52,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
   async function propose(request: ModelRequest, proposeOptions: ProposeOptions = {}): Promise<ModelTurn> {
     const effective = request.model ? request : { ...request, model: options.model };
     const names = createWireNames(effective.tools.map((tool) => tool.name));
-    const { body, warnings } = toMessagesRequest(effective, names);
+    const { body, warnings } = toMessagesRequest(effective, names, options.defaultMaxTokens);
     const outcome = await withRetries((signal) => client.messages.create(body, { signal }), retryOptions(proposeOptions.signal));
     // A 200 that is not a message is the server's failure, not a model that chose to say nothing.
     if (!outcome.value || typeof outcome.value !== 'object') {

@@ -10,8 +10,10 @@ import type { ModelRequest, ModelTurn, ToolCallProposal, ToolDefinition } from '
 import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
 
+import { VENDOR_DEFAULT_MAX_TOKENS } from '../http/max-tokens.ts';
+
 /** Messages API requires an output cap; used when the task's settings give none. */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = VENDOR_DEFAULT_MAX_TOKENS;
 
 /** Tools in the Messages wire shape (`input_schema`; `strict` only when asked for). */
 export function toAnthropicTools(tools: readonly ToolDefinition[], names: WireNames): Tool[] {
@@ -58,7 +60,7 @@ function push(messages: MessageParam[], role: 'user' | 'assistant', blocks: Cont
 }
 
 /** Map the normalised request to a Messages API body. */
-export function toMessagesRequest(request: ModelRequest, names: WireNames): { body: MessageCreateParamsNonStreaming; warnings: string[] } {
+export function toMessagesRequest(request: ModelRequest, names: WireNames, defaultMaxTokens: number = ANTHROPIC_DEFAULT_MAX_TOKENS): { body: MessageCreateParamsNonStreaming; warnings: string[] } {
   const warnings: string[] = [];
   const system: string[] = request.system !== null ? [request.system] : [];
   const messages: MessageParam[] = [];
@@ -91,7 +93,7 @@ export function toMessagesRequest(request: ModelRequest, names: WireNames): { bo
   }
   const body: MessageCreateParamsNonStreaming = {
     model: request.model,
-    max_tokens: request.settings.max_tokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    max_tokens: request.settings.max_tokens ?? defaultMaxTokens,
     messages,
   };
   if (system.length > 0) body.system = system.join('\n\n');

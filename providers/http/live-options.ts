@@ -14,6 +14,8 @@ export interface LiveProviderOptions {
   requestsPerMinute?: number;
   /** Requests in flight at once for this instance (default 8). */
   concurrency?: number;
+  /** Output cap sent when the request's settings set none (providers/http/max-tokens.ts has the adapters' defaults). */
+  defaultMaxTokens?: number;
   /** Provider id in results (default the adapter's name). */
   id?: string;
   /** Backoff tuning (tests shrink it). */

@@ -12,7 +12,7 @@ import { normaliseFinishReason } from '../http/finish-reason.ts';
 export type MaxTokensField = 'max_completion_tokens' | 'max_tokens';
 
 /** Map the normalised request to a Chat Completions body. Returns warnings for anything that had to be adapted. */
-export function toChatRequest(request: ModelRequest, names: WireNames, maxTokensField: MaxTokensField): { body: ChatCompletionCreateParamsNonStreaming; warnings: string[] } {
+export function toChatRequest(request: ModelRequest, names: WireNames, maxTokensField: MaxTokensField, defaultMaxTokens?: number): { body: ChatCompletionCreateParamsNonStreaming; warnings: string[] } {
   const warnings: string[] = [];
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system !== null) messages.push({ role: 'system', content: request.system });
@@ -65,7 +65,8 @@ export function toChatRequest(request: ModelRequest, names: WireNames, maxTokens
   }
   const settings = request.settings;
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
-  if (settings.max_tokens !== undefined) body[maxTokensField] = settings.max_tokens;
+  const maxTokens = settings.max_tokens ?? defaultMaxTokens;
+  if (maxTokens !== undefined) body[maxTokensField] = maxTokens;
   if (settings.seed !== undefined) body.seed = settings.seed;
   return { body, warnings };
 }

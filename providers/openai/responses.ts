@@ -4,7 +4,7 @@ import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
 
 /** Map the normalised request to a Responses API body (stateless: `store: false`, full history every turn). */
-export function toResponsesRequest(request: ModelRequest, names: WireNames): { body: ResponseCreateParamsNonStreaming; warnings: string[] } {
+export function toResponsesRequest(request: ModelRequest, names: WireNames, defaultMaxTokens?: number): { body: ResponseCreateParamsNonStreaming; warnings: string[] } {
   const warnings: string[] = [];
   const input: ResponseInputItem[] = [];
   for (const message of request.messages) {
@@ -44,7 +44,8 @@ export function toResponsesRequest(request: ModelRequest, names: WireNames): { b
   }
   const settings = request.settings;
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
-  if (settings.max_tokens !== undefined) body.max_output_tokens = settings.max_tokens;
+  const maxTokens = settings.max_tokens ?? defaultMaxTokens;
+  if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
   if (settings.seed !== undefined) warnings.push('the Responses API has no seed; settings.seed ignored');
   return { body, warnings };
 }

@@ -32,6 +32,7 @@ export interface ReplayOptions {
  */
 export class ReplayProvider implements Provider {
   readonly id = 'replay';
+  readonly offline = true;
   readonly model: string;
   /** The lines say they are synthetic fixtures, not a real model's output. */
   readonly synthetic: boolean;

@@ -7,6 +7,9 @@ export const Price = z.strictObject({
 });
 export type Price = z.infer<typeof Price>;
 
+/** Longest per-attempt timeout a preset may ask for: 24 h (the SDK backstop timer is twice that plus 1 s, still below 2^31 − 1 ms). */
+export const MAX_TIMEOUT_MS = 86_400_000;
+
 /** A named provider preset (e.g. a local OpenAI-compatible server). */
 export const ProviderPreset = z.strictObject({
   kind: z.enum(['openai', 'openai-responses', 'openai-compatible', 'anthropic']),
@@ -14,9 +17,11 @@ export const ProviderPreset = z.strictObject({
   base_url: z.string().optional(),
   /** Name of the environment variable holding the key (never the key itself). */
   api_key_env: z.string().optional(),
+  /** May be below 1 (0.5 = one request every two minutes). */
   requests_per_minute: z.number().positive().optional(),
   concurrency: z.number().int().positive().optional(),
-  timeout_ms: z.number().int().positive().optional(),
+  /** Per attempt; at most a day, so every timer the adapters arm stays within what Node can wait (2^31 − 1 ms). */
+  timeout_ms: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
   max_retries: z.number().int().nonnegative().optional(),
 });
 export type ProviderPreset = z.infer<typeof ProviderPreset>;

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError } from '../../spec/errors.ts';
 import { collect, toolmarkVersion } from '../cli-helpers.ts';
+import { providerUsage } from '../../../providers/table.ts';
 import type { Manifest, ProjectConfig, Provider, Summary, TrialRecord } from '../../spec/index.ts';
 
 // Heavy modules (loader, SDKs, scorers, renderers) are imported inside the
@@ -155,8 +156,7 @@ async function createRunProviders(selection: StoredSelection, options: { config:
   for (const text of selection.providers) {
     const spec = parseProviderSpec(text, options.config.providers);
     for (const provider of await createProviders(spec, { config: options.config, env: process.env, root: options.root, allowStale: options.allowStale })) {
-      const synthetic = (provider as { synthetic?: boolean }).synthetic === true;
-      providers.push({ spec: text, provider: writer ? recordingProvider(provider, writer) : provider, synthetic, offline: spec.kind === 'replay' || spec.kind === 'scripted' });
+      providers.push({ spec: text, provider: writer ? recordingProvider(provider, writer) : provider, synthetic: provider.synthetic === true, offline: provider.offline === true });
     }
   }
   return providers;
@@ -326,7 +326,7 @@ export function describe(program: Command, setExitCode: (code: number) => void):
   return program
     .command('run')
     .description('Run tasks × surfaces × trials against providers; stream each trial to results/<run-id>/trials.jsonl')
-    .option('--provider <spec>', 'replay[:PATH,…] | openai:MODEL | openai-responses:MODEL | openai-compatible:MODEL@URL | anthropic:MODEL | a config preset (repeatable)', collect, [])
+    .option('--provider <spec>', providerUsage(), collect, [])
     .option('--surface <id>', 'surface id (repeatable; default: all)', collect, [])
     .option('--split <split>', 'train | heldout | all')
     .option('--trials <n>', 'trials per task × surface × provider')
