@@ -16,6 +16,8 @@ export interface LiveProviderOptions {
   concurrency?: number;
   /** Output cap sent when the request's settings set none (providers/http/max-tokens.ts has the adapters' defaults). */
   defaultMaxTokens?: number;
+  /** Retries after 429s allowed over all requests of this instance (default 100; retry-budget.ts). */
+  rateLimitRetryBudget?: number;
   /** Provider id in results (default the adapter's name). */
   id?: string;
   /** Backoff tuning (tests shrink it). */

@@ -7,6 +7,7 @@ import type {
 import type { ModelRequest, ModelTurn, ToolCallProposal } from '../../src/spec/model.ts';
 import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
+import { historyArguments } from '../http/history-arguments.ts';
 
 /** Which field carries the output-token cap: OpenAI wants the new one, many compatible servers only know the old. */
 export type MaxTokensField = 'max_completion_tokens' | 'max_tokens';
@@ -32,8 +33,8 @@ export function toChatRequest(request: ModelRequest, names: WireNames, maxTokens
                 tool_calls: message.tool_calls.map((call) => ({
                   id: call.id,
                   type: 'function' as const,
-                  // The raw string goes back exactly as the model wrote it.
-                  function: { name: names.encode(call.name), arguments: call.arguments },
+                  // Valid JSON as the model wrote it; malformed arguments go back as {} (history-arguments.ts).
+                  function: { name: names.encode(call.name), arguments: historyArguments(call, warnings).text },
                 })),
               }
             : {}),

@@ -4,6 +4,7 @@ import type { ModelRequest, ModelTurn, ProposeOptions, Provider } from '../../sr
 import { createRequestGate, type RequestGate } from '../http/request-gate.ts';
 import { redactSecrets } from '../http/redact.ts';
 import { retryWarnings, withRetries } from '../http/retry.ts';
+import { createRetryBudget } from '../http/retry-budget.ts';
 import { createWireNames } from '../http/wire-names.ts';
 import type { LiveProviderOptions } from '../http/live-options.ts';
 import { COMPATIBLE_DEFAULT_MAX_TOKENS, VENDOR_DEFAULT_MAX_TOKENS } from '../http/max-tokens.ts';
@@ -56,6 +57,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
   const id = options.id ?? 'openai';
   const label = `${id} ${api} ${options.model}`;
   const secrets = [options.apiKey];
+  const rateLimitBudget = createRetryBudget(options.rateLimitRetryBudget);
 
   async function propose(request: ModelRequest, proposeOptions: ProposeOptions = {}): Promise<ModelTurn> {
     // The request names the model; an empty one falls back to the provider's.
@@ -70,6 +72,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
       gate,
       signal: proposeOptions.signal,
       random: options.random,
+      rateLimitBudget,
+      onRetry: proposeOptions.onRetry,
     };
     if (api === 'chat') {
       const { body, warnings } = toChatRequest(request, names, maxTokensField, defaultMaxTokens);

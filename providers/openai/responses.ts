@@ -2,6 +2,7 @@ import type { FunctionTool, Response, ResponseCreateParamsNonStreaming, Response
 import type { ModelRequest, ModelTurn, ToolCallProposal } from '../../src/spec/model.ts';
 import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
+import { historyArguments } from '../http/history-arguments.ts';
 
 /** Map the normalised request to a Responses API body (stateless: `store: false`, full history every turn). */
 export function toResponsesRequest(request: ModelRequest, names: WireNames, defaultMaxTokens?: number): { body: ResponseCreateParamsNonStreaming; warnings: string[] } {
@@ -16,7 +17,7 @@ export function toResponsesRequest(request: ModelRequest, names: WireNames, defa
       case 'assistant':
         if (message.content !== null && message.content !== '') input.push({ type: 'message', role: 'assistant', content: message.content });
         for (const call of message.tool_calls) {
-          input.push({ type: 'function_call', call_id: call.id, name: names.encode(call.name), arguments: call.arguments });
+          input.push({ type: 'function_call', call_id: call.id, name: names.encode(call.name), arguments: historyArguments(call, warnings).text });
         }
         break;
       case 'tool':

@@ -55,7 +55,7 @@ export function isTrialRecordShape(value: unknown): value is TrialRecord {
 
 // Kept in step with src/spec (TaskKind, TrialRecord.stop_reason, Effect, ToolErrorCategory); the agreement test fails if they drift.
 const TASK_KINDS: ReadonlySet<unknown> = new Set(['must-call', 'must-abstain', 'similar-tool', 'multi-step']);
-const STOP_REASONS: ReadonlySet<unknown> = new Set(['answered', 'max_turns', 'max_calls', 'errored']);
+const STOP_REASONS: ReadonlySet<unknown> = new Set(['answered', 'max_turns', 'max_calls', 'errored', 'rejected']);
 const EFFECTS: ReadonlySet<unknown> = new Set(['read', 'write', 'destructive']);
 const ERROR_CATEGORIES: ReadonlySet<unknown> = new Set(['validation', 'policy', 'not_found', 'conflict', 'dependency', 'internal', 'routing']);
 
@@ -84,7 +84,8 @@ function everyItem(value: unknown, check: (item: Fields) => boolean): boolean {
 }
 
 function isProviderFailure(value: unknown): boolean {
-  return isObject(value) && (value.status === null || typeof value.status === 'number') && typeof value.message === 'string' && typeof value.retryable === 'boolean';
+  return isObject(value) && (value.status === null || typeof value.status === 'number') && typeof value.message === 'string' && typeof value.retryable === 'boolean'
+    && (value.scope === undefined || value.scope === 'run' || value.scope === 'request');
 }
 
 function isRequestSummary(value: Fields): boolean {

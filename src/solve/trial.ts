@@ -5,7 +5,7 @@ import { schemaCost } from '../cost/schema-cost.ts';
 import type { SchemaCost } from '../cost/schema-cost.ts';
 import { isTrialRecordShape } from '../run-folder/index.ts';
 import { ProviderError, TrialRecord, canonicalJson, requestHashWithTools, toolError } from '../spec/index.ts';
-import type { CallRecord, Json, ModelMessage, ModelSettings, ModelTurn, Provider, RequestSummary, ResolvedSurface, SideEffect, Task, ToolCallProposal, ToolResult } from '../spec/index.ts';
+import type { CallRecord, Json, ModelMessage, ModelSettings, ModelTurn, ProposeOptions, Provider, RequestSummary, ResolvedSurface, SideEffect, Task, ToolCallProposal, ToolResult } from '../spec/index.ts';
 import { ApprovalLedger } from './approvals.ts';
 import { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
 import { normalToolError, normalTurn } from './normalize.ts';
@@ -37,6 +37,8 @@ export interface TrialInput {
    * simulated duration; outcomes are the same as in real time. Default real.
    */
   toolTime?: ToolTime;
+  /** Told of each retried model request (the CLI prints them with their cause). */
+  onRetry?: ProposeOptions['onRetry'];
 }
 
 /** How tool time passes: really, or simulated (offline runs: see TrialInput.toolTime). */
@@ -72,6 +74,8 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
   const messageJsons: string[] = [];
   let stopReason: TrialRecord['stop_reason'] = 'max_turns';
   let error: TrialRecord['error'] = null;
+  // Time spent on a request that failed (its attempts and backoff): an errored trial is not free.
+  let failedMs = 0;
 
   turnLoop: for (let turn = 0; turn < task.limits.max_turns; turn += 1) {
     const request = buildRequest({ model: provider.model, surface, messages, settings: input.settings });
@@ -83,13 +87,13 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
     let answer: ModelTurn;
     try {
       // Normalised here (defaults, only known fields), as it enters both the conversation and the record.
-      answer = normalTurn(await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn }, requestHash: hash }));
+      answer = normalTurn(await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn }, requestHash: hash, onRetry: input.onRetry }));
     } catch (caught) {
-      // Any provider failure is the provider's, never the model's: record it and stop.
-      stopReason = 'errored';
       error = caught instanceof ProviderError
-        ? { status: caught.status, message: caught.message, retryable: caught.retryable }
+        ? { status: caught.status, message: caught.message, retryable: caught.retryable, ...(caught.scope ? { scope: caught.scope } : {}) }
         : { status: null, message: caught instanceof Error ? caught.message : String(caught), retryable: false };
+      failedMs = caught instanceof ProviderError ? (caught.elapsedMs ?? 0) : 0;
+      stopReason = conversationRejected(turn, error) ? 'rejected' : 'errored';
       break;
     }
     turns.push(answer);
@@ -135,7 +139,7 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
     task: task.id,
     kind: task.kind,
     trial: input.trial,
-    status: error ? 'errored' : 'completed',
+    status: stopReason === 'errored' ? 'errored' : 'completed',
     error,
     stop_reason: stopReason,
     requests,
@@ -148,8 +152,8 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
       input_tokens: turns.reduce((sum, turn) => sum + turn.usage.input_tokens, 0),
       output_tokens: turns.reduce((sum, turn) => sum + turn.usage.output_tokens, 0),
     },
-    // Model latency only: tool time is on each call, and replay keeps this deterministic.
-    latency_ms: turns.reduce((sum, turn) => sum + turn.latency_ms, 0),
+    // Model latency only (plus a failed request's attempts): tool time is on each call, and replay keeps this deterministic.
+    latency_ms: turns.reduce((sum, turn) => sum + turn.latency_ms, 0) + failedMs,
     schema_tokens: cost.tokens,
     schema_bytes: cost.bytes,
     started_at: startedAt,
@@ -158,6 +162,17 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
     success: null,
   };
   return isTrialRecordShape(record) ? record : TrialRecord.parse(record);
+}
+
+/**
+ * The server refused a later request because of the conversation the model
+ * produced (a `request`-scoped failure after at least one answered turn):
+ * the model's doing, so the trial is scored on the turns received rather
+ * than excluded as a provider failure. The first request carries only the
+ * task and the surface, so a refusal there is the provider's (errored).
+ */
+export function conversationRejected(turn: number, error: NonNullable<TrialRecord['error']>): boolean {
+  return turn > 0 && error.scope === 'request';
 }
 
 interface CallContext extends Omit<TrialInput, 'registry' | 'trial'> {

@@ -88,6 +88,8 @@ export interface ProposeOptions {
   key?: TurnKey;
   /** `requestHash(request)` when the caller already computed it (the runner does), so replay need not hash it again. */
   requestHash?: string;
+  /** Told of each retried attempt as it happens (the CLI prints them). */
+  onRetry?(note: { attempt: number; failure: string; waitedMs: number }): void;
 }
 
 /** Why a request cannot be answered without calling the model (replay: missing or stale turn). */

@@ -222,7 +222,11 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   const shown = displayPath(runDir);
   const repaired = outcome.repairedBytes > 0 ? `, dropped a torn last line (${outcome.repairedBytes} bytes)` : '';
   process.stdout.write(`run ${runId}: ${outcome.ran} trials run, ${outcome.skipped} already done, ${outcome.errored} errored${repaired} → ${shown}/\n`);
-  if (outcome.interrupted) {
+  if (outcome.stopped) {
+    const { provider, model, message } = outcome.stopped;
+    process.stderr.write(`error: run stopped early (${provider}:${model}): ${message}. ${outcome.planned - outcome.ran - outcome.skipped} planned trials not run; fix the cause and start a new run.\n`);
+    setExitCode(2);
+  } else if (outcome.interrupted) {
     process.stdout.write(`interrupted with ${outcome.planned - outcome.ran - outcome.skipped} trials left; continue with: toolmark run --resume ${shown}\n`);
     setExitCode(130);
   }
@@ -296,7 +300,7 @@ async function startAndRunTrials(flags: RunFlags) {
     process.stderr.write('\ninterrupted: finishing the trials in flight (Ctrl-C again to quit now)…\n');
   };
   process.on('SIGINT', onInterrupt);
-  const progress = createProgress(process.stderr);
+  const progress = createProgress(process.stderr, undefined, { log: !providers.every((entry) => entry.offline) });
   // Summary and reports are fed as the trials stream by (the resumed part, then each new trial).
   const finalizer = createRunFinalizer({ runId, config, synthetic });
   let outcome: Awaited<ReturnType<Solve['executeRun']>>;
@@ -309,6 +313,8 @@ async function startAndRunTrials(flags: RunFlags) {
       toolTime,
       schemaCosts: costs,
       stop: stop.signal,
+      earlyStop: solve.createEarlyStop(),
+      onRetry: (note, planned) => progress.note(`retry: ${planned.provider.id}:${planned.provider.model} ${planned.domain.name}/${planned.task.id}/${planned.surface.id} trial ${planned.trial}: attempt ${note.attempt} failed (${note.failure}); retrying in ${note.waitedMs} ms`),
       finish: (record: TrialRecord, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
       onStart: (info) => progress.start(info),
       onTrialDone: (record) => progress.tick(record),
