@@ -1,5 +1,5 @@
 import type { ArgConstraints, CallRecord, Expect, SequenceStep, Verdict } from '../spec/index.ts';
-import { classifyAbstention, type AbstentionClass } from './abstention.ts';
+import { ABSTAINED, classifyAbstention, type AbstentionClass } from './abstention.ts';
 import { actionOf, chosenLabel, routedArgs } from './call-view.ts';
 import { matchConstraint, matchFields, type ConstraintMismatch } from './constraint.ts';
 import type { ExpectGrader, GradeContext } from './grade-context.ts';
@@ -47,12 +47,16 @@ const gradeAnyOf: ExpectGrader<'any_of'> = (anyOf, context) => {
   return [{ grader: 'any_of', pass, expected: anyOf, actual }];
 };
 
-/** No call at all; with `ask: true`, the answer must also ask the user a question. */
+/**
+ * No call at all, and a reply that is an answer (not cut at the token
+ * limit, not empty); with `ask: true`, the answer must also ask the user a
+ * question.
+ */
 const gradeAbstain: ExpectGrader<'abstain'> = (_abstain, context) => {
-  const { calls, final_text } = context.record;
-  const actual: AbstainActual = { class: classifyAbstention(calls, final_text), calls: calls.length };
+  const { calls, final_text, turns } = context.record;
+  const actual: AbstainActual = { class: classifyAbstention(calls, final_text, turns.at(-1)), calls: calls.length };
   const ask = context.expect.ask === true;
-  const pass = calls.length === 0 && (!ask || actual.class === 'asked_for_information');
+  const pass = ABSTAINED.has(actual.class) && (!ask || actual.class === 'asked_for_information');
   return [{ grader: 'abstain', pass, expected: { abstain: true, ask }, actual }];
 };
 
