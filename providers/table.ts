@@ -76,7 +76,7 @@ export async function createProviders(spec: ProviderSpec, context: CreateProvide
 }
 
 function presetLimits(preset: ProviderPreset) {
-  return { timeoutMs: preset.timeout_ms, maxRetries: preset.max_retries, requestsPerMinute: preset.requests_per_minute, concurrency: preset.concurrency };
+  return { timeoutMs: preset.timeout_ms, maxRetries: preset.max_retries, requestsPerMinute: preset.requests_per_minute, concurrency: preset.concurrency, dropSchemaKeywords: preset.drop_schema_keywords };
 }
 
 /** `--provider` help: every row's usage, then presets. */

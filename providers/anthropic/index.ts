@@ -4,6 +4,7 @@ import type { ModelRequest, ModelTurn, ProposeOptions, Provider, ToolDefinition 
 import { createRequestGate, type RequestGate } from '../http/request-gate.ts';
 import { retryWarnings, withRetries, type RetryOptions } from '../http/retry.ts';
 import { createRetryBudget } from '../http/retry-budget.ts';
+import { toolsWithoutKeywords } from '../http/schema-keywords.ts';
 import { createWireNames } from '../http/wire-names.ts';
 import type { LiveProviderOptions } from '../http/live-options.ts';
 import { fromMessage, toAnthropicTools, toMessagesRequest } from './messages.ts';
@@ -53,7 +54,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
   }
 
   async function propose(request: ModelRequest, proposeOptions: ProposeOptions = {}): Promise<ModelTurn> {
-    const effective = request.model ? request : { ...request, model: options.model };
+    const named = request.model ? request : { ...request, model: options.model };
+    const effective = options.dropSchemaKeywords?.length ? { ...named, tools: toolsWithoutKeywords(named.tools, options.dropSchemaKeywords) } : named;
     const names = createWireNames(effective.tools.map((tool) => tool.name));
     const { body, warnings } = toMessagesRequest(effective, names, options.defaultMaxTokens);
     const outcome = await withRetries((signal) => client.messages.create(body, { signal }), retryOptions(proposeOptions.signal, label, proposeOptions.onRetry));

@@ -18,6 +18,8 @@ export interface LiveProviderOptions {
   defaultMaxTokens?: number;
   /** Retries after 429s allowed over all requests of this instance (default 100; retry-budget.ts). */
   rateLimitRetryBudget?: number;
+  /** JSON Schema keywords left out of the tools payload (schema-keywords.ts); validation still uses them. */
+  dropSchemaKeywords?: readonly string[];
   /** Provider id in results (default the adapter's name). */
   id?: string;
   /** Backoff tuning (tests shrink it). */

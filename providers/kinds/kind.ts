@@ -17,6 +17,7 @@ export interface PresetLimits {
   maxRetries?: number;
   requestsPerMinute?: number;
   concurrency?: number;
+  dropSchemaKeywords?: readonly string[];
 }
 
 /**

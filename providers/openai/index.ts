@@ -5,6 +5,7 @@ import { createRequestGate, type RequestGate } from '../http/request-gate.ts';
 import { redactSecrets } from '../http/redact.ts';
 import { retryWarnings, withRetries } from '../http/retry.ts';
 import { createRetryBudget } from '../http/retry-budget.ts';
+import { toolsWithoutKeywords } from '../http/schema-keywords.ts';
 import { createWireNames } from '../http/wire-names.ts';
 import type { LiveProviderOptions } from '../http/live-options.ts';
 import { COMPATIBLE_DEFAULT_MAX_TOKENS, VENDOR_DEFAULT_MAX_TOKENS } from '../http/max-tokens.ts';
@@ -62,6 +63,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
   async function propose(request: ModelRequest, proposeOptions: ProposeOptions = {}): Promise<ModelTurn> {
     // The request names the model; an empty one falls back to the provider's.
     if (!request.model) request = { ...request, model: options.model };
+    if (options.dropSchemaKeywords?.length) request = { ...request, tools: toolsWithoutKeywords(request.tools, options.dropSchemaKeywords) };
     const names = createWireNames(request.tools.map((tool) => tool.name));
     const retryOptions = {
       ...options.retry,

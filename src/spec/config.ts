@@ -23,6 +23,12 @@ export const ProviderPreset = z.strictObject({
   /** Per attempt; at most a day, so every timer the adapters arm stays within what Node can wait (2^31 − 1 ms). */
   timeout_ms: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
   max_retries: z.number().int().nonnegative().optional(),
+  /**
+   * JSON Schema keywords left out of the tools payload sent to this server
+   * (e.g. `[pattern]` for a llama.cpp that cannot compile a pattern into a
+   * grammar); calls are still validated against the full schema.
+   */
+  drop_schema_keywords: z.array(z.string().min(1)).optional(),
 });
 export type ProviderPreset = z.infer<typeof ProviderPreset>;
 

@@ -13,7 +13,8 @@ import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIProvider } from '../../providers/openai/index.ts';
 import { RUN_FILES } from '../../src/solve/index.ts';
-import { ProviderError, Summary, TrialRecord } from '../../src/spec/index.ts';
+import { ProjectConfig, ProviderError, Summary, TrialRecord } from '../../src/spec/index.ts';
+import { createProvider, parseProviderSpec } from '../../providers/index.ts';
 import { runCli, REPO_ROOT } from '../helpers/cli.ts';
 import { materialize } from '../load/materialize.ts';
 import { fakeServerPerTest } from './fake-server.ts';
@@ -75,6 +76,21 @@ describe('the fake llama-server itself', () => {
     expect((failure as ProviderError).message).toMatch(/after 2 attempts\); the same 500 twice/);
     expect((failure as ProviderError).scope).toBe('request');
     expect(server.requests).toHaveLength(1 + 2);
+  });
+});
+
+describe('drop_schema_keywords: the compatibility option for servers that cannot compile a keyword', () => {
+  it('a preset with drop_schema_keywords: [pattern] sends no pattern (a parameter named pattern stays) and the server answers', async () => {
+    const server = await startFakeServer(llamaServer(() => ({ text: 'fine' })));
+    const config = ProjectConfig.parse({ providers: { llama: { kind: 'openai-compatible', model: 'tiny', base_url: `${server.url}/v1`, drop_schema_keywords: ['pattern'] } } });
+    const provider = await createProvider(parseProviderSpec('llama', config.providers), { config, env: {} });
+    const request = sampleRequest();
+    request.tools[0]!.parameters = { type: 'object', properties: { id: { type: 'string', pattern: '^T-\\d{3}$' }, pattern: { type: 'string' } }, required: ['id'] };
+    const turn = await provider.propose(request);
+    expect(turn.text).toBe('fine');
+    expect(server.requests[0]!.body.tools[0].function.parameters).toEqual({ type: 'object', properties: { id: { type: 'string' }, pattern: { type: 'string' } }, required: ['id'] });
+    // The normalised request (what the registry and the request hash see) keeps its pattern.
+    expect(JSON.stringify(request.tools[0]!.parameters)).toContain('"pattern":"^T-');
   });
 });
 
