@@ -1,5 +1,5 @@
 import { createAggregator, type Aggregator } from '../aggregate/index.ts';
-import { createRunCollector, writeReports, type RunCollector } from '../report/index.ts';
+import { createRunCollector, writeReports, type RunCollector, type RunFacts } from '../report/index.ts';
 import { readManifest, readSummary, writeSummary } from '../run-folder/index.ts';
 import { releaseMemory } from './heap-policy.ts';
 import type { ProjectConfig, Summary, TrialRecord } from '../spec/index.ts';
@@ -24,7 +24,7 @@ export interface RunFinalizer {
    * Callers update the manifest between the two steps (finished, re-scored):
    * the reports show the manifest as `toolmark report` would read it later.
    */
-  writeReports(runDir: string): Promise<void>;
+  writeReports(runDir: string): Promise<RunFacts>;
 }
 
 export function createRunFinalizer(options: { runId: string; config: ProjectConfig; synthetic: boolean; sampleLimit?: number }): RunFinalizer {
@@ -52,6 +52,7 @@ export function createRunFinalizer(options: { runId: string; config: ProjectConf
       // renderer starts (a 100,000-trial run's peak memory was this step).
       await releaseMemory();
       await writeReports(data, options.config.gate);
+      return data.facts;
     },
   };
   return finalizer;

@@ -1,3 +1,4 @@
+import { errorLines, turnLine, usageLines, type RunFacts } from '../report/index.ts';
 import type { Rate, Summary, SummaryGroup } from '../spec/index.ts';
 
 function percent(rate: Rate): string {
@@ -36,4 +37,10 @@ export function formatSummaryTable(summary: Summary): string {
   const rule = widths.map((width) => '─'.repeat(width)).join('  ');
   const note = summary.synthetic ? '\nSynthetic fixtures: these numbers describe scripted behaviours, not any real model.' : '';
   return [line(rows[0]!), rule, ...rows.slice(1).map(line)].join('\n') + note;
+}
+
+/** After the table: usage per model, how the turns ended, and the errors grouped by message. */
+export function formatRunFacts(facts: RunFacts): string {
+  const errors = errorLines(facts);
+  return [...usageLines(facts), turnLine(facts), ...(errors.length > 0 ? ['errors:', ...errors.map((line) => `  ${line}`)] : [])].join('\n') + '\n\n';
 }

@@ -206,7 +206,7 @@ async function gitCommit(root: string): Promise<string | null> {
 async function runAction(flags: RunFlags, setExitCode: (code: number) => void): Promise<void> {
   (await import('../heap-policy.ts')).limitHeapGrowth();
   const runFolder = await import('../../run-folder/index.ts');
-  const { formatSummaryTable } = await import('../summary-table.ts');
+  const { formatSummaryTable, formatRunFacts } = await import('../summary-table.ts');
   // Steps 1–3 in their own scope: the project, the providers (a replay
   // provider holds its cassettes) and the plan are garbage once the trials
   // are done, before the summary and the reports are made.
@@ -217,8 +217,8 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   // the same manifest `toolmark report` reads later, so re-rendering gives the same bytes.
   const summary = finalizer.writeSummary(runDir);
   if (!outcome.interrupted) runFolder.writeManifest(runDir, { ...manifest, finished_at: new Date().toISOString() });
-  await finalizer.writeReports(runDir);
-  process.stdout.write(`${formatSummaryTable(summary)}\n\n`);
+  const facts = await finalizer.writeReports(runDir);
+  process.stdout.write(`${formatSummaryTable(summary)}\n\n${formatRunFacts(facts)}`);
   const shown = displayPath(runDir);
   const repaired = outcome.repairedBytes > 0 ? `, dropped a torn last line (${outcome.repairedBytes} bytes)` : '';
   process.stdout.write(`run ${runId}: ${outcome.ran} trials run, ${outcome.skipped} already done, ${outcome.errored} errored${repaired} → ${shown}/\n`);
