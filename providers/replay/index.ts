@@ -59,8 +59,13 @@ export class ReplayProvider implements Provider {
     if (!options.key) throw new ProviderError('replay provider needs the turn key of each request', { retryable: false });
     const { located, problem } = this.#find(request, options.key, options.requestHash);
     if (problem) throw new ProviderError(problem.message, { retryable: false });
+    const { line } = located!;
+    if (line.error) {
+      // The failure the recording saw, as it saw it: replay shows the original HTTP 500, not "no turn".
+      throw new ProviderError(`replayed failure (${located!.file}:${located!.lineNumber}): ${line.error.message}`, { status: line.error.status, retryable: line.error.retryable, scope: line.error.scope });
+    }
     // A copy, so a caller mutating the turn cannot change later replays.
-    return structuredClone(located!.line.response);
+    return structuredClone(line.response!);
   }
 
   #find(request: ModelRequest, key: TurnKey, hash?: string): { located?: LocatedLine; problem: ReplayProblem | null } {
