@@ -140,6 +140,18 @@ describe('toolmark run against a llama.cpp-like server', () => {
     expect(typed.argument_validity).toMatchObject({ value: 0, n: 2 });
     expect(typed.task_success).toMatchObject({ value: 0, n: 4 });
     expect(typed.abstentions).toEqual({ cut_off_or_empty: 2 });
+
+    // The reports and the CLI say how the turns ended: per trial read-n1 has a cut call (length) and an answer (stop),
+    // greet one cut story (length) → 6 turns, length 4, stop 2; no call in 4; every turn has a warning
+    // (cut at the token limit ×4, `{}` sent back ×2).
+    const facts = '6 model turns · finish reasons: length 4, stop 2 — 4 cut at the token limit · turns with no tool call: 4 · turns with warnings: 6';
+    const markdown = readFileSync(path.join(out, 'llama', 'report.md'), 'utf8');
+    expect(markdown).toContain(facts);
+    expect(markdown).toMatch(/openai-compatible\/tiny: 4 trials · tokens 1,860 in \/ 4,120 out · latency p50 \d/);
+    expect(result.stdout).toContain(facts);
+    const html = readFileSync(path.join(out, 'llama', 'report.html'), 'utf8');
+    expect(html).toContain('Usage, turns and errors');
+    expect(html).toContain('sent back as {} in the history');
   });
 
   it('a schema pattern the server cannot compile stops the run after the first 5 trials, naming the complaint (exit 2)', { timeout: 120_000 }, async () => {
@@ -154,8 +166,21 @@ describe('toolmark run against a llama.cpp-like server', () => {
     // One trial at a time: exactly 5 trials, each 2 attempts (the same 500 twice is not retried again).
     expect(trials).toHaveLength(5);
     expect(trials.every((trial) => trial.status === 'errored' && trial.error?.scope === 'request')).toBe(true);
+    // The two failed attempts took time: an errored trial no longer records 0 ms.
+    expect(trials.every((trial) => trial.latency_ms > 0)).toBe(true);
     expect(server.requests).toHaveLength(10);
     expect(group(summary, 'typed-v2')).toMatchObject({ trials: 5, errored: 5 });
+
+    // Each retry is printed with its cause; without a terminal, progress lines too.
+    expect(result.stderr).toMatch(/^retry: openai-compatible:tiny tickets\/[\w-]+\/typed-v2 trial 0: attempt 1 failed \(HTTP 500: JSON schema conversion failed:/m);
+    expect(result.stderr).toMatch(/^progress: 0\/\d+ trials$/m);
+    // The reports say the run is incomplete and what failed.
+    const markdown = readFileSync(path.join(out, 'pattern', 'report.md'), 'utf8');
+    expect(markdown).toMatch(/⚠️ \*\*5 of \d+ planned trials — incomplete/);
+    expect(markdown).toContain('### Errors');
+    expect(markdown).toContain('- every trial of openai-compatible/tiny typed-v2 errored — nothing on it was scored');
+    expect(markdown).toMatch(/- 5 × openai-compatible chat tiny: HTTP 500: JSON schema conversion failed: Unsupported pattern syntax/);
+    expect(result.stdout).toMatch(/errors:\n  every trial of openai-compatible\/tiny typed-v2 errored/);
     expect(PATTERN_ERROR).toContain('pattern');
     expect(PARSE_ERROR).toContain('Failed to parse');
   });

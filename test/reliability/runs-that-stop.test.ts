@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRequestGate } from '../../providers/http/request-gate.ts';
+import { failureScope } from '../../providers/http/classify.ts';
 import { withRetries } from '../../providers/http/retry.ts';
 import { createRetryBudget } from '../../providers/http/retry-budget.ts';
 import { evaluateGate } from '../../src/aggregate/index.ts';
@@ -48,6 +49,21 @@ describe('createEarlyStop', () => {
     expect(mixed.observe(errored('a'))).toBeNull();
     expect(mixed.observe(errored('b'))).toBeNull();
     expect(mixed.observe(errored('b'))).toBeNull();
+  });
+});
+
+describe('failureScope', () => {
+  it.each([
+    [401, 'Incorrect API key provided', 'run'],
+    [403, 'forbidden', 'run'],
+    [404, 'The model `gpt-9` does not exist or you do not have access to it.', 'run'],
+    [400, 'model "tiny" not found, try pulling it first', 'run'],
+    [400, "Invalid 'tools': schema not supported", 'request'],
+    [422, 'unprocessable', 'request'],
+    [500, 'boom', null],
+    [429, 'slow down', null],
+  ] as const)('HTTP %i %s → %s', (status, message, scope) => {
+    expect(failureScope({ kind: 'http', status, message: `HTTP ${status}: ${message}` })).toBe(scope);
   });
 });
 
