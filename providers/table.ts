@@ -1,4 +1,4 @@
-import { closest, distance } from 'fastest-levenshtein';
+import { closest } from '../src/spec/index.ts';
 import type { Provider, ProviderPreset } from '../src/spec/index.ts';
 import { anthropicKind, type AnthropicSpec } from './kinds/anthropic.ts';
 import { badSpec, type CreateProviderContext, type PresetProviderKind, type ProviderKind } from './kinds/kind.ts';
@@ -57,8 +57,7 @@ export function parseProviderSpec(text: string, presets: Record<string, Provider
   if (kind) return kind.parse(rest, trimmed);
   if (colon === -1 && Object.hasOwn(presets, trimmed)) return { kind: 'preset', text: trimmed, name: trimmed, preset: presets[trimmed]! };
   const known = [...Object.keys(PROVIDER_TABLE), ...Object.keys(presets)];
-  const near = closest(head, known);
-  throw badSpec(trimmed, `unknown provider "${head}"`, `one of ${known.join(', ')} (a preset name comes from toolmark.config.yaml providers:)`, near && distance(near, head) <= 3 ? near : undefined);
+  throw badSpec(trimmed, `unknown provider "${head}"`, `one of ${known.join(', ')} (a preset name comes from toolmark.config.yaml providers:)`, closest(head, known));
 }
 
 /**

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { ActionSpec, type ConfigIssue } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import type { SourceFile } from './source-file.ts';
-import { closest } from './suggest.ts';
+import { closest } from '../spec/suggest.ts';
 
 /** A domain module found on disk and imported. */
 export interface FoundDomain {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { SurfaceFile, sha256, validateToolNames, type ConfigIssue, type ExposedTool, type ResolvedSurface, type ToolDefinition } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { readSourceFile, type SourceFile } from './source-file.ts';
-import { closest } from './suggest.ts';
+import { closest } from '../spec/suggest.ts';
 import { entryKey, mergeSurface, type MergedEntry, type MergedSurface } from './surface-merge.ts';
 import { hasProperty, inputJsonSchema, makeStrict, overrideParameterDescription, propertyNames } from './tool-schema.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';

@@ -4,7 +4,7 @@ import { TaskSpec, type ConfigIssue, type Constraint, type Split, type Task } fr
 import type { Domain } from '../registry/domain.ts';
 import { checkConstraint } from './constraints.ts';
 import { readSourceFile, type FieldPath, type SourceFile } from './source-file.ts';
-import { closest } from './suggest.ts';
+import { closest } from '../spec/suggest.ts';
 import { yamlFilesIn } from './surfaces.ts';
 import { inputJsonSchema, propertyNames } from './tool-schema.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';

@@ -1,4 +1,4 @@
-import { ConfigError, requestHash } from '../spec/index.ts';
+import { ConfigError } from '../spec/index.ts';
 import type { ConfigIssue, ModelRequest } from '../spec/index.ts';
 import type { PlannedTrial } from './plan.ts';
 import { buildRequest, initialMessages } from './request.ts';
@@ -12,7 +12,7 @@ export function preflight(plan: readonly PlannedTrial[], options: { settings?: M
   const issues: ConfigIssue[] = [];
   let more = 0;
   // Every trial of a model × surface × task starts with the same request: build and hash it once.
-  const firstRequests = new Map<string, { request: ModelRequest; hash: string }>();
+  const firstRequests = new Map<string, { request: ModelRequest }>();
   for (const planned of plan) {
     const check = planned.provider.check;
     if (!check) continue;
@@ -20,10 +20,10 @@ export function preflight(plan: readonly PlannedTrial[], options: { settings?: M
     let first = firstRequests.get(requestKey);
     if (!first) {
       const request = buildRequest({ model: planned.provider.model, surface: planned.surface, messages: initialMessages(planned.task), settings: options.settings });
-      firstRequests.set(requestKey, (first = { request, hash: requestHash(request) }));
+      firstRequests.set(requestKey, (first = { request }));
     }
     const key = { domain: planned.domain.name, task: planned.task.id, surface: planned.surface.id, trial: planned.trial, turn: 0 };
-    const problem = check.call(planned.provider, first.request, key, first.hash);
+    const problem = check.call(planned.provider, first.request, key);
     if (!problem) continue;
     if (issues.length < 10) issues.push({ file: `--provider ${planned.provider.id}:${planned.provider.model}`, message: problem.message });
     else more += 1;
