@@ -34,4 +34,7 @@ export const CassetteLine = z.strictObject({
 export type CassetteLine = z.infer<typeof CassetteLine>;
 
 /** `CassetteLine.parse` would accept the value unchanged (a cassette's lines are checked at load; any other goes through the schema). */
-export const isCassetteLineShape = shapeCheck(CassetteLine);
+const structural = shapeCheck(CassetteLine);
+// The structural check does not see the refinement: a line holds exactly one of response and error.
+export const isCassetteLineShape = (value: unknown): value is CassetteLine =>
+  structural(value) && ((value as CassetteLine).response === undefined) !== ((value as CassetteLine).error === undefined);
