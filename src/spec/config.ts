@@ -63,6 +63,8 @@ export const ProjectConfig = z.strictObject({
      * when every provider is offline (replay, scripted) and nothing is recorded.
      */
     tool_time: z.enum(['auto', 'real', 'simulated']).default('auto'),
+    /** Stop a run whose provider failures will not heal (src/solve/early-stop.ts); false runs every planned trial anyway. */
+    early_stop: z.boolean().optional(),
   }).default({ providers: ['replay'], trials: 3, concurrency: 8, split: 'all', out: 'results', tool_time: 'auto' }),
   providers: z.record(z.string(), ProviderPreset).default({}),
   prices: z.record(z.string(), Price).default({}),

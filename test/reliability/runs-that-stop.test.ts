@@ -91,7 +91,7 @@ describe('toolmark run stops early on a bad key', () => {
     const server = await startFakeServer(() => ({ status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } }));
     const tasks = faultTasks(Array.from({ length: 20 }, (_, index) => ({ name: `n${index}` })));
     // A generous timeout: a loaded machine must not turn the one 401 into a timeout and a retry.
-    const project = await faultProject('bad-key', server.url, tasks, { timeoutMs: 60_000 });
+    const project = await faultProject('bad-key', server.url, tasks, { timeoutMs: 60_000, earlyStop: true });
     try {
       const out = mkdtempSync(path.join(tmpdir(), 'toolmark-bad-key-'));
       const result = await runCli(['run', '--root', project.root, '--provider', 'fake', '--task', 'fault-*', '--surface', 'typed', '--concurrency', '1', '--out', out, '--run-id', 'k'], { env: { [KEY_VARIABLE]: SENTINEL_KEY } });
