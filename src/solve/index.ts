@@ -16,5 +16,3 @@ export type { EarlyStop, EarlyStopReason } from './early-stop.ts';
 export { conversationRejected } from './trial.ts';
 export { executeRun, planSchemaCosts, surfaceKey } from './run.ts';
 export type { ExecuteRunOptions, RunOutcome } from './run.ts';
-// Run folders are src/run-folder's; the file names stay importable from here for older callers.
-export { RUN_FILES } from '../run-folder/index.ts';
