@@ -12,7 +12,7 @@ import path from 'node:path';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIProvider } from '../../providers/openai/index.ts';
-import { RUN_FILES } from '../../src/solve/index.ts';
+import { RUN_FILES } from '../../src/run-folder/index.ts';
 import { ProjectConfig, ProviderError, Summary, TrialRecord } from '../../src/spec/index.ts';
 import { createProvider, parseProviderSpec } from '../../providers/index.ts';
 import { runCli, REPO_ROOT } from '../helpers/cli.ts';

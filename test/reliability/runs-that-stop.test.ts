@@ -15,7 +15,7 @@ import { withRetries } from '../../providers/http/retry.ts';
 import { createRetryBudget } from '../../providers/http/retry-budget.ts';
 import { evaluateGate } from '../../src/aggregate/index.ts';
 import { createEarlyStop } from '../../src/solve/index.ts';
-import { RUN_FILES } from '../../src/solve/index.ts';
+import { RUN_FILES } from '../../src/run-folder/index.ts';
 import { GateConfig, ProjectConfig, ProviderError, TrialRecord } from '../../src/spec/index.ts';
 import { trialRecord } from '../aggregate/runs.ts';
 import { runCli } from '../helpers/cli.ts';
