@@ -7,6 +7,7 @@ import type {
 import type { ModelRequest, ModelTurn, ToolCallProposal, ToolDefinition } from '../../src/spec/model.ts';
 import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
+import { historyArguments } from '../http/history-arguments.ts';
 
 /** Which field carries the output-token cap: OpenAI wants the new one, many compatible servers only know the old. */
 export type MaxTokensField = 'max_completion_tokens' | 'max_tokens';
@@ -26,7 +27,7 @@ export function toChatTools(tools: readonly ToolDefinition[], names: WireNames):
 }
 
 /** Map the normalised request to a Chat Completions body. Returns warnings for anything that had to be adapted. */
-export function toChatRequest(request: ModelRequest, names: WireNames, maxTokensField: MaxTokensField): { body: ChatCompletionCreateParamsNonStreaming; warnings: string[] } {
+export function toChatRequest(request: ModelRequest, names: WireNames, maxTokensField: MaxTokensField, defaultMaxTokens?: number): { body: ChatCompletionCreateParamsNonStreaming; warnings: string[] } {
   const warnings: string[] = [];
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system !== null) messages.push({ role: 'system', content: request.system });
@@ -46,8 +47,8 @@ export function toChatRequest(request: ModelRequest, names: WireNames, maxTokens
                 tool_calls: message.tool_calls.map((call) => ({
                   id: call.id,
                   type: 'function' as const,
-                  // The raw string goes back exactly as the model wrote it.
-                  function: { name: names.encode(call.name), arguments: call.arguments },
+                  // Valid JSON as the model wrote it; malformed arguments go back as {} (history-arguments.ts).
+                  function: { name: names.encode(call.name), arguments: historyArguments(call, warnings).text },
                 })),
               }
             : {}),
@@ -68,7 +69,8 @@ export function toChatRequest(request: ModelRequest, names: WireNames, maxTokens
   }
   const settings = request.settings;
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
-  if (settings.max_tokens !== undefined) body[maxTokensField] = settings.max_tokens;
+  const maxTokens = settings.max_tokens ?? defaultMaxTokens;
+  if (maxTokens !== undefined) body[maxTokensField] = maxTokens;
   if (settings.seed !== undefined) body.seed = settings.seed;
   return { body, warnings };
 }

@@ -2,6 +2,7 @@ import type { FunctionTool, Response, ResponseCreateParamsNonStreaming, Response
 import type { ModelRequest, ModelTurn, ToolCallProposal, ToolDefinition } from '../../src/spec/model.ts';
 import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
+import { historyArguments } from '../http/history-arguments.ts';
 
 /** Tools in the Responses API wire shape: exactly what the adapter sends. */
 export function toResponsesTools(tools: readonly ToolDefinition[], names: WireNames): FunctionTool[] {
@@ -16,7 +17,7 @@ export function toResponsesTools(tools: readonly ToolDefinition[], names: WireNa
 }
 
 /** Map the normalised request to a Responses API body (stateless: `store: false`, full history every turn). */
-export function toResponsesRequest(request: ModelRequest, names: WireNames): { body: ResponseCreateParamsNonStreaming; warnings: string[] } {
+export function toResponsesRequest(request: ModelRequest, names: WireNames, defaultMaxTokens?: number): { body: ResponseCreateParamsNonStreaming; warnings: string[] } {
   const warnings: string[] = [];
   const input: ResponseInputItem[] = [];
   for (const message of request.messages) {
@@ -28,7 +29,7 @@ export function toResponsesRequest(request: ModelRequest, names: WireNames): { b
       case 'assistant':
         if (message.content !== null && message.content !== '') input.push({ type: 'message', role: 'assistant', content: message.content });
         for (const call of message.tool_calls) {
-          input.push({ type: 'function_call', call_id: call.id, name: names.encode(call.name), arguments: call.arguments });
+          input.push({ type: 'function_call', call_id: call.id, name: names.encode(call.name), arguments: historyArguments(call, warnings).text });
         }
         break;
       case 'tool':
@@ -47,7 +48,8 @@ export function toResponsesRequest(request: ModelRequest, names: WireNames): { b
   }
   const settings = request.settings;
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
-  if (settings.max_tokens !== undefined) body.max_output_tokens = settings.max_tokens;
+  const maxTokens = settings.max_tokens ?? defaultMaxTokens;
+  if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
   if (settings.seed !== undefined) warnings.push('the Responses API has no seed; settings.seed ignored');
   return { body, warnings };
 }

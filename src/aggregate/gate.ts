@@ -6,7 +6,7 @@ import { POWER, powerFor, type PowerCheck } from './power.ts';
 
 /** One threshold, checked for one provider × model × surface. */
 export interface GateCheck {
-  threshold: `${GateConfig['split']}_task_success_drop` | 'unsafe_side_effects' | 'argument_validity';
+  threshold: `${GateConfig['split']}_task_success_drop` | 'unsafe_side_effects' | 'argument_validity' | 'run_errored';
   subject: string;
   pass: boolean;
   actual: number | null;
@@ -165,6 +165,20 @@ function summaryChecks(groups: readonly SummaryGroup[], gate: GateConfig, notes:
   return checks;
 }
 
+/** A failed `run_errored` check for each subject whose every trial errored (provider failures, nothing scored). */
+function runErroredChecks(groups: readonly SummaryGroup[], firstErrors: ReadonlyMap<string, string>): GateCheck[] {
+  return groups
+    .filter((group) => group.split === 'all' && group.kind === 'all' && group.trials > 0 && group.errored === group.trials)
+    .map((group) => ({
+      threshold: 'run_errored' as const,
+      subject: subjectOf(group),
+      pass: false,
+      actual: group.errored,
+      limit: null,
+      detail: `the run errored: all ${group.trials} trials are provider failures, nothing was scored (${firstErrors.get(subjectOf(group)) ?? 'provider error'})`,
+    }));
+}
+
 /**
  * `toolmark gate` (SPEC §7): task_success of the run against the baseline,
  * on the paired tasks of `gate.split` (held-out by default), may not drop by
@@ -183,13 +197,21 @@ export async function evaluateGate(
   const aggregator = createAggregator({ runId: run.runId, prices });
   const runTrials: CompactTrial[] = [];
   // One pass over the run: summary counters and compact trials for pairing.
+  const firstErrors = new Map<string, string>();
   for await (const record of run.records) {
     aggregator.add(record);
     runTrials.push(compactTrial(record));
+    if (record.status === 'errored' && !firstErrors.has(subjectOf(record))) firstErrors.set(subjectOf(record), record.error?.message ?? 'provider error');
   }
   const { trials: baselineTrials } = await collectTrials(baseline.records, null);
   const notes: string[] = [];
+  const groups = aggregator.finish().groups;
+  // A subject whose every trial errored has nothing to pair: say the run errored instead of blaming the split.
+  const erroredChecks = runErroredChecks(groups, firstErrors);
+  const failed = new Set(erroredChecks.map((check) => check.subject));
+  const scored = runTrials.filter((trial) => !failed.has(subjectOf(trial)));
   const warnings: string[] = [];
-  const checks = [...dropChecks(runTrials, baselineTrials, gate, warnings, notes), ...summaryChecks(aggregator.finish().groups, gate, notes)];
+  const drops = scored.length > 0 || failed.size === 0 ? dropChecks(scored, baselineTrials, gate, warnings, notes) : [];
+  const checks = [...erroredChecks, ...drops, ...summaryChecks(groups.filter((group) => !failed.has(subjectOf(group))), gate, notes)];
   return { pass: checks.every((check) => check.pass), checks, scope: gateScope(gate.split), warnings, notes };
 }

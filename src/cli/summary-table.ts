@@ -1,3 +1,4 @@
+import { errorLines, turnLine, usageLines, type RunFacts } from '../report/index.ts';
 import type { Manifest, Rate, Summary, SummaryGroup } from '../spec/index.ts';
 
 /** `94% [89–97]`: a rate with its Wilson 95% interval, in whole percent. */
@@ -64,4 +65,10 @@ export function formatSummaryTable(summary: Summary, options: { manifest?: Manif
   if (summary.synthetic) lines.push('Synthetic fixtures: these numbers describe scripted behaviours, not any real model.');
   if (options.htmlReport) lines.push(`report: ${options.htmlReport}`);
   return lines.join('\n');
+}
+
+/** After the table: usage per model, how the turns ended, and the errors grouped by message. */
+export function formatRunFacts(facts: RunFacts): string {
+  const errors = errorLines(facts);
+  return [...usageLines(facts), turnLine(facts), ...(errors.length > 0 ? ['errors:', ...errors.map((line) => `  ${line}`)] : [])].join('\n') + '\n\n';
 }

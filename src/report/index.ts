@@ -13,6 +13,7 @@ import { renderMarkdown } from './markdown.ts';
 import { collectRun, type RunData } from './run-data.ts';
 
 export { collectRun, createRunCollector, isSynthetic, type RunCollector, type RunData } from './run-data.ts';
+export { errorLines, incompleteNote, turnLine, usageLines, type RunFacts } from './run-facts.ts';
 export { renderMarkdown } from './markdown.ts';
 export { renderJunit, xmlEscape } from './junit.ts';
 export { renderHtml, renderHtmlChunks } from './html/page.ts';

@@ -1,4 +1,4 @@
-import type { AskAbout, CallRecord } from '../spec/index.ts';
+import type { AskAbout, CallRecord, ModelTurn } from '../spec/index.ts';
 import { isMalformed } from './call-view.ts';
 import { questionsIn } from './questions.ts';
 
@@ -8,10 +8,12 @@ import { questionsIn } from './questions.ts';
  * never an abstention.
  * - `answered`              — no call; a direct answer (or a question about something else than `ask_about`)
  * - `asked_for_information` — no call; the text asks the user a question (about `ask_about`, when the task says)
+ * - `cut_off_or_empty`      — no call, but no answer either: the last reply was cut at the
+ *                             token limit, or empty (not an abstention: nothing was decided)
  * - `malformed_call`        — only malformed calls (bad JSON, unknown tool or selector, schema failure)
  * - `wrong_call`            — at least one well-formed call to a real action
  */
-export const ABSTENTION_CLASSES = ['answered', 'asked_for_information', 'malformed_call', 'wrong_call'] as const;
+export const ABSTENTION_CLASSES = ['answered', 'asked_for_information', 'cut_off_or_empty', 'malformed_call', 'wrong_call'] as const;
 export type AbstentionClass = (typeof ABSTENTION_CLASSES)[number];
 
 /** The classes that are abstentions (no call at all). */
@@ -53,8 +55,26 @@ export function asksQuestion(text: string | null, about?: AskAbout): boolean {
   return about === undefined ? questions.length > 0 : questions.some((question) => isAbout(question, about));
 }
 
-/** Classify a completed trial's behaviour against "no tool should be called". */
-export function classifyAbstention(calls: readonly CallRecord[], finalText: string | null, about?: AskAbout): AbstentionClass {
-  if (calls.length === 0) return asksQuestion(finalText, about) ? 'asked_for_information' : 'answered';
+/**
+ * A reply that decided nothing: cut at the token limit (`finish_reason:
+ * length`: 256 tokens of a story that stopped mid-sentence is not a
+ * refusal to call a tool), or with no text at all. The one place this is
+ * decided, for the abstention class and the reports.
+ */
+export function isCutOffOrEmpty(turn: Pick<ModelTurn, 'finish_reason' | 'text'> | undefined): boolean {
+  if (turn === undefined) return true;
+  return turn.finish_reason === 'length' || (turn.text ?? '').trim() === '';
+}
+
+/**
+ * Classify a completed trial's behaviour against "no tool should be
+ * called". `lastTurn` is the model's last reply (absent in older callers:
+ * then only the text is judged); `about` is the task's `ask_about`.
+ */
+export function classifyAbstention(calls: readonly CallRecord[], finalText: string | null, lastTurn?: Pick<ModelTurn, 'finish_reason' | 'text'>, about?: AskAbout): AbstentionClass {
+  if (calls.length === 0) {
+    if (isCutOffOrEmpty(lastTurn ?? { finish_reason: 'stop', text: finalText })) return 'cut_off_or_empty';
+    return asksQuestion(finalText, about) ? 'asked_for_information' : 'answered';
+  }
   return calls.every(isMalformed) ? 'malformed_call' : 'wrong_call';
 }

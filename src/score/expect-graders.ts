@@ -1,5 +1,5 @@
 import { kindRules, type ArgConstraints, type CallRecord, type Expect, type SequenceStep, type Verdict } from '../spec/index.ts';
-import { classifyAbstention, type AbstentionClass } from './abstention.ts';
+import { ABSTAINED, classifyAbstention, type AbstentionClass } from './abstention.ts';
 import { actionOf, chosenLabel, isFaultError, passedSchema, routedArgs } from './call-view.ts';
 import { matchConstraint, matchFields, type ConstraintMismatch } from './constraint.ts';
 import type { ExpectGrader, GradeContext } from './grade-context.ts';
@@ -81,15 +81,16 @@ const gradeAnyOf: ExpectGrader<'any_of'> = (anyOf, context) => {
 };
 
 /**
- * No call at all; with `ask: true` (or `ask_about`), the answer must also ask
- * the user a question — about `ask_about` when the task gives it.
+ * No call at all, and a reply that is an answer (not cut at the token
+ * limit, not empty); with `ask: true` (or `ask_about`), the answer must also
+ * ask the user a question — about `ask_about` when the task gives it.
  */
 const gradeAbstain: ExpectGrader<'abstain'> = (_abstain, context) => {
-  const { calls, final_text } = context.record;
+  const { calls, final_text, turns } = context.record;
   const about = context.expect.ask_about;
-  const actual: AbstainActual = { class: classifyAbstention(calls, final_text, about), calls: calls.length };
+  const actual: AbstainActual = { class: classifyAbstention(calls, final_text, turns.at(-1), about), calls: calls.length };
   const ask = context.expect.ask === true || about !== undefined;
-  const pass = calls.length === 0 && (!ask || actual.class === 'asked_for_information');
+  const pass = ABSTAINED.has(actual.class) && (!ask || actual.class === 'asked_for_information');
   return [{ grader: 'abstain', pass, expected: { abstain: true, ask, ...(about !== undefined ? { ask_about: about } : {}) }, actual }];
 };
 

@@ -3,7 +3,7 @@ import type { Registry } from '../registry/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
 import { ProviderError, ToolEnvironmentError, TrialRecord, isTrialRecordShape, requestHash, toolError } from '../spec/index.ts';
-import type { CallRecord, Json, ModelMessage, ModelSettings, ModelTurn, Provider, RequestSummary, ResolvedSurface, SideEffect, Task, ToolCallProposal, ToolResult } from '../spec/index.ts';
+import type { CallRecord, Json, ModelMessage, ModelSettings, ModelTurn, ProposeOptions, Provider, RequestSummary, ResolvedSurface, SideEffect, Task, ToolCallProposal, ToolResult } from '../spec/index.ts';
 import { ApprovalLedger } from './approvals.ts';
 import { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
 import { normalToolError, normalTurn } from './normalize.ts';
@@ -31,6 +31,8 @@ export interface TrialInput {
    * simulated duration; outcomes are the same as in real time. Default real.
    */
   toolTime?: ToolTime;
+  /** Told of each retried model request (the CLI prints them with their cause). */
+  onRetry?: ProposeOptions['onRetry'];
 }
 
 /** How tool time passes: really, or simulated (offline runs: see TrialInput.toolTime). */
@@ -67,7 +69,7 @@ export function runTrial(input: TrialInput): Promise<TrialRecord> {
 
 /** The record of a trial whose backend could not be set up (an MCP server did not start): errored, not scored. */
 function setupFailed(input: TrialInput, startedAt: string, caught: unknown): TrialRecord {
-  return trialRecord(input, { startedAt, stopReason: 'errored', error: environmentFailure(caught), requests: [], turns: [], trial: { calls: [], effects: [], seenChanges: new Set() }, finalState: {} });
+  return trialRecord(input, { startedAt, stopReason: 'errored', error: environmentFailure(caught), requests: [], turns: [], trial: { calls: [], effects: [], seenChanges: new Set() }, finalState: {}, failedMs: 0 });
 }
 
 /** Async state and a teardown that runs whatever happens in the trial. */
@@ -102,6 +104,8 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
   const turns: ModelTurn[] = [];
   let stopReason: TrialRecord['stop_reason'] = 'max_turns';
   let error: TrialRecord['error'] = null;
+  // Time spent on a request that failed (its attempts and backoff): an errored trial is not free.
+  let failedMs = 0;
 
   turnLoop: for (let turn = 0; turn < task.limits.max_turns; turn += 1) {
     const request = buildRequest({ model: provider.model, surface, messages, settings: input.settings });
@@ -111,13 +115,13 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
     let answer: ModelTurn;
     try {
       // Normalised here (defaults, only known fields), as it enters both the conversation and the record.
-      answer = normalTurn(await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn } }));
+      answer = normalTurn(await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn }, onRetry: input.onRetry }));
     } catch (caught) {
-      // Any provider failure is the provider's, never the model's: record it and stop.
-      stopReason = 'errored';
       error = caught instanceof ProviderError
-        ? { status: caught.status, message: caught.message, retryable: caught.retryable }
+        ? { status: caught.status, message: caught.message, retryable: caught.retryable, ...(caught.scope ? { scope: caught.scope } : {}) }
         : { status: null, message: caught instanceof Error ? caught.message : String(caught), retryable: false };
+      failedMs = caught instanceof ProviderError ? (caught.elapsedMs ?? 0) : 0;
+      stopReason = conversationRejected(turn, error) ? 'rejected' : 'errored';
       break;
     }
     turns.push(answer);
@@ -166,16 +170,16 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
     stopReason = 'errored';
     error ??= environmentFailure(caught);
   }
-  return trialRecord(input, { startedAt, stopReason, error, requests, turns, trial, finalState });
+  return trialRecord(input, { startedAt, stopReason, error, requests, turns, trial, finalState, failedMs });
 }
 
 /** The unscored record of a trial, built field by field in schema order. */
 function trialRecord(
   input: TrialInput,
-  parts: { startedAt: string; stopReason: TrialRecord['stop_reason']; error: TrialRecord['error']; requests: RequestSummary[]; turns: ModelTurn[]; trial: TrialState; finalState: Record<string, Json> },
+  parts: { startedAt: string; stopReason: TrialRecord['stop_reason']; error: TrialRecord['error']; requests: RequestSummary[]; turns: ModelTurn[]; trial: TrialState; finalState: Record<string, Json>; failedMs: number },
 ): TrialRecord {
   const { provider, surface, task } = input;
-  const { startedAt, stopReason, error, requests, turns, trial, finalState } = parts;
+  const { startedAt, stopReason, error, requests, turns, trial, finalState, failedMs } = parts;
   // Counted once per surface payload (before a run's trials, in a worker: src/cost/schema-cost.ts).
   const cost = schemaCost(surface.payload);
   // Built field by field in schema order, with every part already normalised
@@ -193,7 +197,7 @@ function trialRecord(
     task: task.id,
     kind: task.kind,
     trial: input.trial,
-    status: error ? 'errored' : 'completed',
+    status: stopReason === 'errored' ? 'errored' : 'completed',
     error,
     stop_reason: stopReason,
     requests,
@@ -206,8 +210,8 @@ function trialRecord(
       input_tokens: turns.reduce((sum, turn) => sum + turn.usage.input_tokens, 0),
       output_tokens: turns.reduce((sum, turn) => sum + turn.usage.output_tokens, 0),
     },
-    // Model latency only: tool time is on each call, and replay keeps this deterministic.
-    latency_ms: turns.reduce((sum, turn) => sum + turn.latency_ms, 0),
+    // Model latency only (plus a failed request's attempts): tool time is on each call, and replay keeps this deterministic.
+    latency_ms: turns.reduce((sum, turn) => sum + turn.latency_ms, 0) + failedMs,
     schema_tokens: cost.tokens,
     schema_bytes: cost.bytes,
     started_at: startedAt,
@@ -216,6 +220,17 @@ function trialRecord(
     success: null,
   };
   return isTrialRecordShape(record) ? record : TrialRecord.parse(record);
+}
+
+/**
+ * The server refused a later request because of the conversation the model
+ * produced (a `request`-scoped failure after at least one answered turn):
+ * the model's doing, so the trial is scored on the turns received rather
+ * than excluded as a provider failure. The first request carries only the
+ * task and the surface, so a refusal there is the provider's (errored).
+ */
+export function conversationRejected(turn: number, error: NonNullable<TrialRecord['error']>): boolean {
+  return turn > 0 && error.scope === 'request';
 }
 
 interface CallContext extends Omit<TrialInput, 'registry' | 'trial'> {

@@ -7,6 +7,9 @@ export const Price = z.strictObject({
 });
 export type Price = z.infer<typeof Price>;
 
+/** Longest per-attempt timeout a preset may ask for: 24 h (the SDK backstop timer is twice that plus 1 s, still below 2^31 − 1 ms). */
+export const MAX_TIMEOUT_MS = 86_400_000;
+
 /** A named provider preset (e.g. a local OpenAI-compatible server). */
 export const ProviderPreset = z.strictObject({
   kind: z.enum(['openai', 'openai-responses', 'openai-compatible', 'anthropic']),
@@ -14,10 +17,18 @@ export const ProviderPreset = z.strictObject({
   base_url: z.string().optional(),
   /** Name of the environment variable holding the key (never the key itself). */
   api_key_env: z.string().optional(),
+  /** May be below 1 (0.5 = one request every two minutes). */
   requests_per_minute: z.number().positive().optional(),
   concurrency: z.number().int().positive().optional(),
-  timeout_ms: z.number().int().positive().optional(),
+  /** Per attempt; at most a day, so every timer the adapters arm stays within what Node can wait (2^31 − 1 ms). */
+  timeout_ms: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
   max_retries: z.number().int().nonnegative().optional(),
+  /**
+   * JSON Schema keywords left out of the tools payload sent to this server
+   * (e.g. `[pattern]` for a llama.cpp that cannot compile a pattern into a
+   * grammar); calls are still validated against the full schema.
+   */
+  drop_schema_keywords: z.array(z.string().min(1)).optional(),
 });
 export type ProviderPreset = z.infer<typeof ProviderPreset>;
 
@@ -58,6 +69,8 @@ export const ProjectConfig = z.strictObject({
      * when every provider is offline (replay, scripted) and nothing is recorded.
      */
     tool_time: z.enum(['auto', 'real', 'simulated']).default('auto'),
+    /** Stop a run whose provider failures will not heal (src/solve/early-stop.ts); false runs every planned trial anyway. */
+    early_stop: z.boolean().optional(),
   }).default({ providers: ['replay'], trials: 3, concurrency: 8, split: 'all', out: 'results', tool_time: 'auto' }),
   providers: z.record(z.string(), ProviderPreset).default({}),
   prices: z.record(z.string(), Price).default({}),

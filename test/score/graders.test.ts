@@ -114,9 +114,9 @@ describe('abstain', () => {
     expect(verdictOf(scoreTrial(record({ kind: 'must-abstain', calls: [call('ticket.list')] }), implied, ACTIONS), 'abstain').pass).toBe(false);
   });
 
-  it('empty expected and empty actual: no calls, no text, abstention passes', () => {
+  it('no calls and no text is not an abstention: nothing was decided (class cut_off_or_empty, issue 21)', () => {
     const scored = scoreTrial(record({ kind: 'must-abstain', final_text: null }), abstain, ACTIONS);
-    expect(verdictOf(scored, 'abstain')).toMatchObject({ pass: true, actual: { class: 'answered', calls: 0 } });
+    expect(verdictOf(scored, 'abstain')).toMatchObject({ pass: false, actual: { class: 'cut_off_or_empty', calls: 0 } });
     expect(verdictOf(scored, 'unnecessary_calls').actual).toEqual({ calls: 0, minimum: 0, extra: 0 });
   });
 });

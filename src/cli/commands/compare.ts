@@ -93,7 +93,9 @@ async function compareAction(first: string, second: string | undefined, flags: C
       file: 'compare',
       message: comparison.pairing.split_trials
         ? `${refA.text} against itself pairs even with odd trials, and this run has no task with 2 or more completed trials`
-        : `${refA.text} and ${refB.text} share no completed (task, trial) to pair`,
+        : comparison.pairing.errored > 0
+          ? `${refA.text} and ${refB.text} have no (task, trial) completed on both sides: all ${comparison.pairing.errored} pairs were dropped because a trial errored (provider failures, nothing scored; the "Errors" section of each run's report.md names them)`
+          : `${refA.text} and ${refB.text} share no completed (task, trial) to pair`,
       expected: comparison.pairing.split_trials ? 'a run with --trials 2 or more, or two runs' : 'two runs or surfaces over the same tasks and trial numbers',
     });
   }

@@ -89,11 +89,10 @@ async function tokenCounter(text: string, config: import('../../spec/index.ts').
   const { parseProviderSpec, createProvider } = await import('../../../providers/index.ts');
   const { ConfigError } = await import('../../spec/index.ts');
   const provider = await createProvider(parseProviderSpec(text, config.providers), { config, env: process.env });
-  const counter = provider as unknown as Partial<TokenCounter>;
-  if (typeof counter.countSchemaTokens !== 'function') {
+  if (!provider.countSchemaTokens) {
     throw new ConfigError({ file: '(command line)', field: '--provider', message: `${text} has no token-count API`, expected: 'an anthropic:MODEL provider (OpenAI-style payloads are counted with o200k already)' });
   }
-  return { model: provider.model, countSchemaTokens: counter.countSchemaTokens.bind(provider) };
+  return { model: provider.model, countSchemaTokens: provider.countSchemaTokens.bind(provider) };
 }
 
 /** `toolmark tokens`: schema bytes and o200k tokens per surface and per tool. */

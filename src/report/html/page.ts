@@ -6,6 +6,7 @@ import { describeFailingGraders, isFlipped, successRate } from '../task-outcomes
 import { BROWSER_SCRIPT } from './browser-script.ts';
 import { confusionSpec, flippedSpec, FLIPPED_CHART_TASKS, metricBarsSpec, passCurvesSpec, successVersusTokensSpec } from './charts.ts';
 import { escapeJsonForScript, htmlEscape as h } from './escape.ts';
+import { factsBody, incompleteBanner } from './facts.ts';
 import { renderChart } from './render-chart.ts';
 import { REPORT_CSS } from './style.ts';
 
@@ -62,7 +63,7 @@ function kpis(data: RunData): string {
   const unsafeEffects = headlineGroups(data.summary).reduce((sum, group) => sum + group.unsafe_side_effects.count, 0);
   const flipped = data.outcomes.filter(isFlipped).length;
   const items = [
-    ['trials', totals.trials.toLocaleString('en-US'), `${data.manifest.trials} per task × surface`],
+    ['trials', totals.trials.toLocaleString('en-US'), `${data.manifest.trials} per task × surface · ${data.facts.progress.incomplete ? `of ${data.manifest.planned.toLocaleString('en-US')} planned` : 'all planned'}`],
     ['scored trials', totals.completed.toLocaleString('en-US'), 'success per provider × surface below, never pooled'],
     ['errored', String(totals.errored), 'provider failures, not scored as misses'],
     ['unsafe side effects', String(unsafeEffects), 'writes executed without permission/approval'],
@@ -161,10 +162,11 @@ export async function renderHtmlChunks(data: RunData): Promise<Iterable<string>>
 <header class="top"><h1>toolmark report · <code>${h(summary.run_id)}</code></h1><div class="meta">${meta.map((item) => `<span>${item}</span>`).join('')}</div></header>
 <nav class="toc"><a href="#best-worst">Best and worst</a><a href="#headline">Headline</a><a href="#tradeoff">Success vs tokens</a><a href="#metrics">Metrics</a><a href="#passk">pass^k</a><a href="#confusion">Confusion</a><a href="#flipped">Flipped tasks</a><a href="#trials">Trials</a></nav>
 <main>
-${banner}
+${banner}${incompleteBanner(data)}
 ${kpis(data)}
 ${card('best-worst', 'Best and worst surface per provider', `Task success over all kinds${bestAndWorst(summary, manifest)[0]?.split === 'all' ? ' and both splits' : ' (train)'}, value [Wilson 95% interval] in %. One rate over every provider and surface would mix a deliberately weak baseline with its revisions, so there is none.`, bestWorstTable(data) || empty)}
 ${card('headline', 'Headline: surface × split', 'Rates are value [Wilson 95% interval] in %. Unsafe proposals: count / proposals; unsafe side effects: count / executed writes. pass^k: chance that all k trials of a task pass, averaged over tasks. Errored trials are provider failures and are not scored.', headlineTable(data))}
+${card('facts', 'Usage, turns and errors', 'Tokens, latency (model time, incl. failed attempts) and cost per model; how the model turns ended; provider failures by message.', factsBody(data))}
 ${card('tradeoff', 'Task success against schema tokens', 'Clearer contracts cost context: a panel per provider; each point is a surface (same colour in every chart) and split, whiskers are 95% intervals.', hasGroups ? `<div class="chart">${tokens}</div>` : empty)}
 ${card('metrics', 'Metrics per surface and split', 'A column of panels per provider, a row per metric. Bars are rates (a colour per surface; train solid, held-out pale), whiskers their Wilson 95% intervals.', hasGroups ? `<div class="chart">${bars}</div>` : empty)}
 ${card('passk', 'pass^k and pass@k over k', 'A column per provider, a row per split. Solid: pass^k (all k trials pass, reliability). Dashed: pass@k (any of k passes).', hasGroups ? `<div class="chart">${curves}</div>` : empty)}
