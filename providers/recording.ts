@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { CassetteLine, requestHash, requestPartHashes } from '../src/spec/index.ts';
+import { CassetteLine, ProviderError, requestHash, requestPartHashes } from '../src/spec/index.ts';
 import type { ModelRequest, ModelTurn, ProposeOptions, Provider } from '../src/spec/index.ts';
 
 /** Where recorded lines go. */
@@ -12,31 +12,32 @@ export interface CassetteWriter {
  * Wrap a provider so every answered turn is written as one cassette line
  * (key + request hash + the normalised turn). Only the request's hash and
  * the turn are written: never credentials, headers or the request itself.
- * A failed call writes nothing (replay then fails with a clear missing key).
+ * A failed call writes its ProviderError (status, redacted message,
+ * retryability, scope) in place of the turn, so replaying the trial shows the
+ * original failure rather than "no turn for …". Aborts (Ctrl-C) write nothing.
  */
 export function recordingProvider(inner: Provider, writer: CassetteWriter): Provider {
-  // Keep what the runner reads off a provider besides propose(): replay's
-  // pre-flight check and its synthetic flag (re-recording a cassette).
-  const extra = inner as Provider & { check?: unknown; synthetic?: boolean };
+  // Keep the declared capabilities the runner reads besides propose():
+  // replay's pre-flight check and its synthetic flag (re-recording a cassette).
   return {
-    ...(typeof extra.check === 'function' ? { check: (extra.check as (...args: unknown[]) => unknown).bind(inner) } : {}),
-    ...(extra.synthetic !== undefined ? { synthetic: extra.synthetic } : {}),
+    ...(inner.check ? { check: inner.check.bind(inner) } : {}),
+    ...(inner.synthetic !== undefined ? { synthetic: inner.synthetic } : {}),
+    ...(inner.offline !== undefined ? { offline: inner.offline } : {}),
     id: inner.id,
     model: inner.model,
     async propose(request: ModelRequest, options: ProposeOptions = {}): Promise<ModelTurn> {
       if (!options.key) throw new Error('recordingProvider: propose() needs options.key to record a turn');
-      const turn = await inner.propose(request, options);
-      writer.write(
-        CassetteLine.parse({
-          v: 1,
-          provider: inner.id,
-          model: inner.model,
-          key: options.key,
-          request_hash: requestHash(request),
-          ...requestPartHashes(request),
-          response: turn,
-        }),
-      );
+      const line = { v: 1, provider: inner.id, model: inner.model, key: options.key, request_hash: requestHash(request), ...requestPartHashes(request) };
+      let turn: ModelTurn;
+      try {
+        turn = await inner.propose(request, options);
+      } catch (error) {
+        if (error instanceof ProviderError && !options.signal?.aborted) {
+          writer.write(CassetteLine.parse({ ...line, error: { status: error.status, message: error.message, retryable: error.retryable, ...(error.scope ? { scope: error.scope } : {}) } }));
+        }
+        throw error;
+      }
+      writer.write(CassetteLine.parse({ ...line, response: turn }));
       return turn;
     },
   };

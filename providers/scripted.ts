@@ -20,6 +20,7 @@ export interface ScriptedCall {
  */
 export class ScriptedProvider implements Provider {
   readonly id: string;
+  readonly offline = true;
   readonly model: string;
   readonly requests: ScriptedCall[] = [];
   readonly #queue: ScriptedTurn[] | null;

@@ -3,6 +3,8 @@ import { ProviderError } from '../../src/spec/errors.ts';
 import type { ModelRequest, ModelTurn, ProposeOptions, Provider, ToolDefinition } from '../../src/spec/model.ts';
 import { createRequestGate, type RequestGate } from '../http/request-gate.ts';
 import { retryWarnings, withRetries, type RetryOptions } from '../http/retry.ts';
+import { createRetryBudget } from '../http/retry-budget.ts';
+import { toolsWithoutKeywords } from '../http/schema-keywords.ts';
 import { createWireNames } from '../http/wire-names.ts';
 import type { LiveProviderOptions } from '../http/live-options.ts';
 import { fromMessage, toAnthropicTools, toMessagesRequest } from './messages.ts';
@@ -45,15 +47,18 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
   const id = options.id ?? 'anthropic';
   const label = `${id} ${options.model}`;
 
-  function retryOptions(signal?: AbortSignal, what = label): RetryOptions {
-    return { ...options.retry, maxRetries: options.maxRetries, timeoutMs, label: what, secrets: [options.apiKey], gate, signal, random: options.random };
+  const rateLimitBudget = createRetryBudget(options.rateLimitRetryBudget);
+
+  function retryOptions(signal?: AbortSignal, what = label, onRetry?: ProposeOptions['onRetry']): RetryOptions {
+    return { ...options.retry, maxRetries: options.maxRetries, timeoutMs, label: what, secrets: [options.apiKey], gate, signal, random: options.random, rateLimitBudget, onRetry };
   }
 
   async function propose(request: ModelRequest, proposeOptions: ProposeOptions = {}): Promise<ModelTurn> {
-    const effective = request.model ? request : { ...request, model: options.model };
+    const named = request.model ? request : { ...request, model: options.model };
+    const effective = options.dropSchemaKeywords?.length ? { ...named, tools: toolsWithoutKeywords(named.tools, options.dropSchemaKeywords) } : named;
     const names = createWireNames(effective.tools.map((tool) => tool.name));
-    const { body, warnings } = toMessagesRequest(effective, names);
-    const outcome = await withRetries((signal) => client.messages.create(body, { signal }), retryOptions(proposeOptions.signal));
+    const { body, warnings } = toMessagesRequest(effective, names, options.defaultMaxTokens);
+    const outcome = await withRetries((signal) => client.messages.create(body, { signal }), retryOptions(proposeOptions.signal, label, proposeOptions.onRetry));
     // A 200 that is not a message is the server's failure, not a model that chose to say nothing.
     if (!outcome.value || typeof outcome.value !== 'object') {
       throw new ProviderError(`${label}: response is not a message (got ${JSON.stringify(outcome.value)})`, { status: null, retryable: false });

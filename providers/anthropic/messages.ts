@@ -9,9 +9,12 @@ import type {
 import type { ModelRequest, ModelTurn, ToolCallProposal, ToolDefinition } from '../../src/spec/model.ts';
 import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
+import { historyArguments } from '../http/history-arguments.ts';
+
+import { VENDOR_DEFAULT_MAX_TOKENS } from '../http/max-tokens.ts';
 
 /** Messages API requires an output cap; used when the task's settings give none. */
-export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+export const ANTHROPIC_DEFAULT_MAX_TOKENS = VENDOR_DEFAULT_MAX_TOKENS;
 
 /** Tools in the Messages wire shape (`input_schema`; `strict` only when asked for). */
 export function toAnthropicTools(tools: readonly ToolDefinition[], names: WireNames): Tool[] {
@@ -29,23 +32,6 @@ const TOOL_CHOICE: Record<ModelRequest['tool_choice'], ToolChoice> = {
   none: { type: 'none' },
 };
 
-/**
- * `tool_use.input` must be an object on this wire, but a proposal keeps the
- * raw string. Our own Anthropic turns always parse (we wrote them with
- * JSON.stringify); anything else (a turn recorded from another provider) is
- * sent as `{}` with a warning rather than failing the request.
- */
-function toInput(call: ToolCallProposal, warnings: string[]): Record<string, unknown> {
-  try {
-    const value: unknown = JSON.parse(call.arguments);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  warnings.push(`arguments of call ${call.id} are not a JSON object; sent as {} in the history`);
-  return {};
-}
-
 /** Append blocks to the conversation, merging into the previous message when the role repeats (the API wants alternation). */
 function push(messages: MessageParam[], role: 'user' | 'assistant', blocks: ContentBlockParam[]): void {
   if (blocks.length === 0) return;
@@ -58,7 +44,7 @@ function push(messages: MessageParam[], role: 'user' | 'assistant', blocks: Cont
 }
 
 /** Map the normalised request to a Messages API body. */
-export function toMessagesRequest(request: ModelRequest, names: WireNames): { body: MessageCreateParamsNonStreaming; warnings: string[] } {
+export function toMessagesRequest(request: ModelRequest, names: WireNames, defaultMaxTokens: number = ANTHROPIC_DEFAULT_MAX_TOKENS): { body: MessageCreateParamsNonStreaming; warnings: string[] } {
   const warnings: string[] = [];
   const system: string[] = request.system !== null ? [request.system] : [];
   const messages: MessageParam[] = [];
@@ -76,7 +62,7 @@ export function toMessagesRequest(request: ModelRequest, names: WireNames): { bo
         const blocks: ContentBlockParam[] = [];
         if (message.content !== null && message.content !== '') blocks.push({ type: 'text', text: message.content });
         for (const call of message.tool_calls) {
-          blocks.push({ type: 'tool_use', id: call.id, name: names.encode(call.name), input: toInput(call, warnings) });
+          blocks.push({ type: 'tool_use', id: call.id, name: names.encode(call.name), input: historyArguments(call, warnings).value });
         }
         push(messages, 'assistant', blocks);
         break;
@@ -91,7 +77,7 @@ export function toMessagesRequest(request: ModelRequest, names: WireNames): { bo
   }
   const body: MessageCreateParamsNonStreaming = {
     model: request.model,
-    max_tokens: request.settings.max_tokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+    max_tokens: request.settings.max_tokens ?? defaultMaxTokens,
     messages,
   };
   if (system.length > 0) body.system = system.join('\n\n');

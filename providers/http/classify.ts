@@ -1,3 +1,4 @@
+import type { FailureScope } from '../../src/spec/errors.ts';
 import { parseRetryAfter, readHeader, type HeaderSource } from './retry-after.ts';
 
 /** What went wrong with one attempt, in terms the retry loop can act on. */
@@ -81,4 +82,21 @@ export function classifyFailure(error: unknown, now: number = Date.now()): Attem
     return { kind: 'other', status: null, retryable: false, retryAfterMs: null, message: `${name || 'Error'}: ${error.message}` };
   }
   return { kind: 'other', status: null, retryable: false, retryAfterMs: null, message: String(error) };
+}
+
+/** A 400/404 body that says the model does not exist (OpenAI `model_not_found`, vLLM, Ollama, Anthropic `not_found_error`). */
+const UNKNOWN_MODEL = /model\b.*\b(not found|does not exist|not exist|unknown|no such)|unknown model|model_not_found/i;
+
+/**
+ * How far a failed attempt reaches (FailureScope): a bad key (401/403) or an
+ * unknown model fails every request of the run; 400, 413 and 422 refuse
+ * this request's content. Everything else is treated as transient.
+ */
+export function failureScope(failure: Pick<AttemptFailure, 'kind' | 'status' | 'message'>): FailureScope | null {
+  if (failure.kind !== 'http' || failure.status === null) return null;
+  if (failure.status === 401 || failure.status === 403) return 'run';
+  if ((failure.status === 404 || failure.status === 400) && UNKNOWN_MODEL.test(failure.message)) return 'run';
+  if (failure.status === 404) return 'run';
+  if (failure.status === 400 || failure.status === 413 || failure.status === 422) return 'request';
+  return null;
 }

@@ -14,6 +14,12 @@ export interface LiveProviderOptions {
   requestsPerMinute?: number;
   /** Requests in flight at once for this instance (default 8). */
   concurrency?: number;
+  /** Output cap sent when the request's settings set none (providers/http/max-tokens.ts has the adapters' defaults). */
+  defaultMaxTokens?: number;
+  /** Retries after 429s allowed over all requests of this instance (default 100; retry-budget.ts). */
+  rateLimitRetryBudget?: number;
+  /** JSON Schema keywords left out of the tools payload (schema-keywords.ts); validation still uses them. */
+  dropSchemaKeywords?: readonly string[];
   /** Provider id in results (default the adapter's name). */
   id?: string;
   /** Backoff tuning (tests shrink it). */

@@ -5,7 +5,7 @@ import { abortableSleep } from './sleep.ts';
 export interface RequestGateOptions {
   /** Requests in flight at once (default 8). */
   concurrency?: number;
-  /** Optional cap on request starts in any 60-second window. */
+  /** Optional cap on request starts per minute; below 1 means one start per 60/rate seconds (0.5 → one every 120 s). */
   requestsPerMinute?: number;
   /** Injected clock and sleep, for tests. */
   now?: () => number;
@@ -32,7 +32,10 @@ export function createRequestGate(options: RequestGateOptions = {}): RequestGate
   const limit = pLimit(concurrency);
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
-  const perMinute = options.requestsPerMinute !== undefined && options.requestsPerMinute > 0 ? Math.floor(options.requestsPerMinute) : null;
+  const rate = options.requestsPerMinute !== undefined && options.requestsPerMinute > 0 ? options.requestsPerMinute : null;
+  // At least one start per window: a rate below 1 a minute widens the window instead (floor(0.5) would admit nothing).
+  const perMinute = rate === null ? null : Math.max(1, Math.floor(rate));
+  const windowMs = rate === null || rate >= 1 ? WINDOW_MS : WINDOW_MS / rate;
   // Start times of the attempts in the current window, oldest first.
   const starts: number[] = [];
 
@@ -40,12 +43,12 @@ export function createRequestGate(options: RequestGateOptions = {}): RequestGate
     if (perMinute === null) return;
     for (;;) {
       const time = now();
-      while (starts.length > 0 && starts[0]! <= time - WINDOW_MS) starts.shift();
+      while (starts.length > 0 && starts[0]! <= time - windowMs) starts.shift();
       if (starts.length < perMinute) {
         starts.push(time);
         return;
       }
-      await sleep(starts[0]! + WINDOW_MS - time, signal);
+      await sleep(starts[0]! + windowMs - time, signal);
     }
   }
 

@@ -1,5 +1,7 @@
 import { ProviderError } from '../../src/spec/errors.ts';
-import { classifyFailure, type AttemptFailure } from './classify.ts';
+import type { FailureScope } from '../../src/spec/errors.ts';
+import { classifyFailure, failureScope, type AttemptFailure } from './classify.ts';
+import type { RetryBudget } from './retry-budget.ts';
 import { redactSecrets } from './redact.ts';
 import type { RequestGate } from './request-gate.ts';
 import { abortableSleep } from './sleep.ts';
@@ -29,7 +31,11 @@ export interface RetryOptions extends RetryPolicy {
   signal?: AbortSignal;
   /** Concurrency / rate gate each attempt passes through. */
   gate?: RequestGate;
+  /** Retries after a 429, counted over every request of the provider; once spent, a 429 stops the run. */
+  rateLimitBudget?: RetryBudget;
   random?: () => number;
+  /** Told of each retry as it is decided (the CLI prints it with its cause). */
+  onRetry?(note: RetryNote): void;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   now?: () => number;
 }
@@ -103,7 +109,10 @@ function describeFailure(error: unknown, now: number): AttemptFailure {
  * truncated bodies and timeouts with backoff and jitter, honouring
  * `retry-after`. When retries run out, or on a non-retryable failure (other
  * 4xx), throws a ProviderError whose message is redacted and never carries
- * headers. Aborting `signal` rethrows the signal's reason unchanged.
+ * headers, with its FailureScope. A 500 that repeats word for word is the
+ * server failing on this request, not a hiccup: it is not retried a third
+ * time (llama.cpp answers 500 to a schema it cannot compile, every time).
+ * Aborting `signal` rethrows the signal's reason unchanged.
  */
 export async function withRetries<T>(attempt: (signal: AbortSignal) => Promise<T>, options: RetryOptions): Promise<RetryOutcome<T>> {
   const policy: Required<RetryPolicy> = {
@@ -119,6 +128,8 @@ export async function withRetries<T>(attempt: (signal: AbortSignal) => Promise<T
   const now = options.now ?? Date.now;
   const secrets = options.secrets ?? [];
   const retries: RetryNote[] = [];
+  const began = performance.now();
+  let previous: string | null = null;
 
   for (let attemptNumber = 1; ; attemptNumber += 1) {
     options.signal?.throwIfAborted();
@@ -135,18 +146,27 @@ export async function withRetries<T>(attempt: (signal: AbortSignal) => Promise<T
       const failure = describeFailure(error, now());
       const message = redactSecrets(failure.message, secrets);
       const exhausted = attemptNumber > policy.maxRetries;
-      if (!failure.retryable || exhausted) {
+      const repeated = failure.status === 500 && previous === message;
+      previous = failure.status === 500 ? message : null;
+      const budgetSpent = failure.status === 429 && failure.retryable && !exhausted && options.rateLimitBudget !== undefined && !options.rateLimitBudget.take();
+      if (!failure.retryable || exhausted || repeated || budgetSpent) {
         const tries = attemptNumber === 1 ? '' : ` (after ${attemptNumber} attempts)`;
-        throw new ProviderError(`${options.label}: ${message}${tries}`, {
+        const why = repeated ? '; the same 500 twice, so not retried again' : budgetSpent ? `; the ${options.rateLimitBudget!.total} retries allowed after 429s are spent` : '';
+        const scope: FailureScope | null = budgetSpent ? 'run' : repeated ? 'request' : failureScope(failure);
+        throw new ProviderError(`${options.label}: ${message}${tries}${why}`, {
           status: failure.status,
-          retryable: failure.retryable,
+          retryable: failure.retryable && !repeated && !budgetSpent,
           retryAfterSeconds: failure.retryAfterMs === null ? null : failure.retryAfterMs / 1000,
           // The SDK error holds the response headers; keep only a redacted summary as the cause.
           cause: { kind: failure.kind, status: failure.status, message },
+          scope,
+          elapsedMs: performance.now() - began,
         });
       }
       const wait = backoffDelay(attemptNumber - 1, failure, policy, random);
-      retries.push({ attempt: attemptNumber, failure: message, waitedMs: Math.round(wait) });
+      const note = { attempt: attemptNumber, failure: message, waitedMs: Math.round(wait) };
+      retries.push(note);
+      options.onRetry?.(note);
       await sleep(wait, options.signal);
     }
   }

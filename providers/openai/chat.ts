@@ -4,15 +4,30 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import type { ModelRequest, ModelTurn, ToolCallProposal } from '../../src/spec/model.ts';
+import type { ModelRequest, ModelTurn, ToolCallProposal, ToolDefinition } from '../../src/spec/model.ts';
 import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
+import { historyArguments } from '../http/history-arguments.ts';
 
 /** Which field carries the output-token cap: OpenAI wants the new one, many compatible servers only know the old. */
 export type MaxTokensField = 'max_completion_tokens' | 'max_tokens';
 
+/** Tools in the Chat Completions wire shape: exactly what the adapter sends. */
+export function toChatTools(tools: readonly ToolDefinition[], names: WireNames): ChatCompletionTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: {
+      name: names.encode(tool.name),
+      description: tool.description,
+      parameters: tool.parameters as Record<string, unknown>,
+      // Sent only when asked for: Chat's default is non-strict, and some compatible servers reject the field.
+      ...(tool.strict ? { strict: true } : {}),
+    },
+  }));
+}
+
 /** Map the normalised request to a Chat Completions body. Returns warnings for anything that had to be adapted. */
-export function toChatRequest(request: ModelRequest, names: WireNames, maxTokensField: MaxTokensField): { body: ChatCompletionCreateParamsNonStreaming; warnings: string[] } {
+export function toChatRequest(request: ModelRequest, names: WireNames, maxTokensField: MaxTokensField, defaultMaxTokens?: number): { body: ChatCompletionCreateParamsNonStreaming; warnings: string[] } {
   const warnings: string[] = [];
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system !== null) messages.push({ role: 'system', content: request.system });
@@ -32,8 +47,8 @@ export function toChatRequest(request: ModelRequest, names: WireNames, maxTokens
                 tool_calls: message.tool_calls.map((call) => ({
                   id: call.id,
                   type: 'function' as const,
-                  // The raw string goes back exactly as the model wrote it.
-                  function: { name: names.encode(call.name), arguments: call.arguments },
+                  // Valid JSON as the model wrote it; malformed arguments go back as {} (history-arguments.ts).
+                  function: { name: names.encode(call.name), arguments: historyArguments(call, warnings).text },
                 })),
               }
             : {}),
@@ -47,25 +62,15 @@ export function toChatRequest(request: ModelRequest, names: WireNames, maxTokens
   }
   const body: ChatCompletionCreateParamsNonStreaming = { model: request.model, messages };
   if (request.tools.length > 0) {
-    body.tools = request.tools.map(
-      (tool): ChatCompletionTool => ({
-        type: 'function',
-        function: {
-          name: names.encode(tool.name),
-          description: tool.description,
-          parameters: tool.parameters as Record<string, unknown>,
-          // Sent only when asked for: Chat's default is non-strict, and some compatible servers reject the field.
-          ...(tool.strict ? { strict: true } : {}),
-        },
-      }),
-    );
+    body.tools = toChatTools(request.tools, names);
     body.tool_choice = request.tool_choice;
   } else if (request.tool_choice === 'required') {
     warnings.push('tool_choice "required" with no tools; not sent');
   }
   const settings = request.settings;
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
-  if (settings.max_tokens !== undefined) body[maxTokensField] = settings.max_tokens;
+  const maxTokens = settings.max_tokens ?? defaultMaxTokens;
+  if (maxTokens !== undefined) body[maxTokensField] = maxTokens;
   if (settings.seed !== undefined) body.seed = settings.seed;
   return { body, warnings };
 }

@@ -4,8 +4,11 @@ import type { ModelRequest, ModelTurn, ProposeOptions, Provider } from '../../sr
 import { createRequestGate, type RequestGate } from '../http/request-gate.ts';
 import { redactSecrets } from '../http/redact.ts';
 import { retryWarnings, withRetries } from '../http/retry.ts';
+import { createRetryBudget } from '../http/retry-budget.ts';
+import { toolsWithoutKeywords } from '../http/schema-keywords.ts';
 import { createWireNames } from '../http/wire-names.ts';
 import type { LiveProviderOptions } from '../http/live-options.ts';
+import { COMPATIBLE_DEFAULT_MAX_TOKENS, VENDOR_DEFAULT_MAX_TOKENS } from '../http/max-tokens.ts';
 import { fromChatResponse, toChatRequest, type MaxTokensField } from './chat.ts';
 import { fromResponsesResponse, toResponsesRequest } from './responses.ts';
 
@@ -39,7 +42,9 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
   const api = options.api ?? 'chat';
   const baseURL = options.baseURL ?? OPENAI_DEFAULT_BASE_URL;
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const maxTokensField = options.maxTokensField ?? (baseURL === OPENAI_DEFAULT_BASE_URL ? 'max_completion_tokens' : 'max_tokens');
+  const official = baseURL === OPENAI_DEFAULT_BASE_URL;
+  const maxTokensField = options.maxTokensField ?? (official ? 'max_completion_tokens' : 'max_tokens');
+  const defaultMaxTokens = options.defaultMaxTokens ?? (official ? VENDOR_DEFAULT_MAX_TOKENS : COMPATIBLE_DEFAULT_MAX_TOKENS);
   const client = new OpenAI({
     apiKey: options.apiKey,
     // Explicit, so a stray OPENAI_BASE_URL cannot redirect a run the factory configured otherwise.
@@ -53,10 +58,12 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
   const id = options.id ?? 'openai';
   const label = `${id} ${api} ${options.model}`;
   const secrets = [options.apiKey];
+  const rateLimitBudget = createRetryBudget(options.rateLimitRetryBudget);
 
   async function propose(request: ModelRequest, proposeOptions: ProposeOptions = {}): Promise<ModelTurn> {
     // The request names the model; an empty one falls back to the provider's.
     if (!request.model) request = { ...request, model: options.model };
+    if (options.dropSchemaKeywords?.length) request = { ...request, tools: toolsWithoutKeywords(request.tools, options.dropSchemaKeywords) };
     const names = createWireNames(request.tools.map((tool) => tool.name));
     const retryOptions = {
       ...options.retry,
@@ -67,9 +74,11 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
       gate,
       signal: proposeOptions.signal,
       random: options.random,
+      rateLimitBudget,
+      onRetry: proposeOptions.onRetry,
     };
     if (api === 'chat') {
-      const { body, warnings } = toChatRequest(request, names, maxTokensField);
+      const { body, warnings } = toChatRequest(request, names, maxTokensField, defaultMaxTokens);
       const outcome = await withRetries((signal) => client.chat.completions.create(body, { signal }), retryOptions);
       // A 200 that is not a completion (null, no choices) is the server's failure, not a model that chose to say nothing.
       const value = outcome.value as unknown as { choices?: unknown } | null;
@@ -79,7 +88,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
       const turn = fromChatResponse(outcome.value, names);
       return { ...turn, latency_ms: outcome.latencyMs, warnings: [...warnings, ...retryWarnings(outcome.retries), ...turn.warnings] };
     }
-    const { body, warnings } = toResponsesRequest(request, names);
+    const { body, warnings } = toResponsesRequest(request, names, defaultMaxTokens);
     const outcome = await withRetries((signal) => client.responses.create(body, { signal }), retryOptions);
     if (!outcome.value || typeof outcome.value !== 'object') {
       throw new ProviderError(`${label}: response is not a Responses API object (got ${JSON.stringify(outcome.value)})`, { status: null, retryable: false });

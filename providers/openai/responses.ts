@@ -1,10 +1,23 @@
 import type { FunctionTool, Response, ResponseCreateParamsNonStreaming, ResponseInputItem } from 'openai/resources/responses/responses';
-import type { ModelRequest, ModelTurn, ToolCallProposal } from '../../src/spec/model.ts';
+import type { ModelRequest, ModelTurn, ToolCallProposal, ToolDefinition } from '../../src/spec/model.ts';
 import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
+import { historyArguments } from '../http/history-arguments.ts';
+
+/** Tools in the Responses API wire shape: exactly what the adapter sends. */
+export function toResponsesTools(tools: readonly ToolDefinition[], names: WireNames): FunctionTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    name: names.encode(tool.name),
+    description: tool.description,
+    parameters: tool.parameters as Record<string, unknown>,
+    // Always explicit: the Responses API treats an omitted `strict` as true.
+    strict: tool.strict,
+  }));
+}
 
 /** Map the normalised request to a Responses API body (stateless: `store: false`, full history every turn). */
-export function toResponsesRequest(request: ModelRequest, names: WireNames): { body: ResponseCreateParamsNonStreaming; warnings: string[] } {
+export function toResponsesRequest(request: ModelRequest, names: WireNames, defaultMaxTokens?: number): { body: ResponseCreateParamsNonStreaming; warnings: string[] } {
   const warnings: string[] = [];
   const input: ResponseInputItem[] = [];
   for (const message of request.messages) {
@@ -16,7 +29,7 @@ export function toResponsesRequest(request: ModelRequest, names: WireNames): { b
       case 'assistant':
         if (message.content !== null && message.content !== '') input.push({ type: 'message', role: 'assistant', content: message.content });
         for (const call of message.tool_calls) {
-          input.push({ type: 'function_call', call_id: call.id, name: names.encode(call.name), arguments: call.arguments });
+          input.push({ type: 'function_call', call_id: call.id, name: names.encode(call.name), arguments: historyArguments(call, warnings).text });
         }
         break;
       case 'tool':
@@ -28,23 +41,15 @@ export function toResponsesRequest(request: ModelRequest, names: WireNames): { b
   const body: ResponseCreateParamsNonStreaming = { model: request.model, input, store: false };
   if (request.system !== null) body.instructions = request.system;
   if (request.tools.length > 0) {
-    body.tools = request.tools.map(
-      (tool): FunctionTool => ({
-        type: 'function',
-        name: names.encode(tool.name),
-        description: tool.description,
-        parameters: tool.parameters as Record<string, unknown>,
-        // Always explicit: the Responses API treats an omitted `strict` as true.
-        strict: tool.strict,
-      }),
-    );
+    body.tools = toResponsesTools(request.tools, names);
     body.tool_choice = request.tool_choice;
   } else if (request.tool_choice === 'required') {
     warnings.push('tool_choice "required" with no tools; not sent');
   }
   const settings = request.settings;
   if (settings.temperature !== undefined) body.temperature = settings.temperature;
-  if (settings.max_tokens !== undefined) body.max_output_tokens = settings.max_tokens;
+  const maxTokens = settings.max_tokens ?? defaultMaxTokens;
+  if (maxTokens !== undefined) body.max_output_tokens = maxTokens;
   if (settings.seed !== undefined) warnings.push('the Responses API has no seed; settings.seed ignored');
   return { body, warnings };
 }

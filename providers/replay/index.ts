@@ -32,6 +32,7 @@ export interface ReplayOptions {
  */
 export class ReplayProvider implements Provider {
   readonly id = 'replay';
+  readonly offline = true;
   readonly model: string;
   /** The lines say they are synthetic fixtures, not a real model's output. */
   readonly synthetic: boolean;
@@ -58,8 +59,13 @@ export class ReplayProvider implements Provider {
     if (!options.key) throw new ProviderError('replay provider needs the turn key of each request', { retryable: false });
     const { located, problem } = this.#find(request, options.key);
     if (problem) throw new ProviderError(problem.message, { retryable: false });
+    const { line } = located!;
+    if (line.error) {
+      // The failure the recording saw, as it saw it: replay shows the original HTTP 500, not "no turn".
+      throw new ProviderError(`replayed failure (${located!.file}:${located!.lineNumber}): ${line.error.message}`, { status: line.error.status, retryable: line.error.retryable, scope: line.error.scope });
+    }
     // A copy, so a caller mutating the turn cannot change later replays.
-    return structuredClone(located!.line.response);
+    return structuredClone(line.response!);
   }
 
   #find(request: ModelRequest, key: TurnKey): { located?: LocatedLine; problem: ReplayProblem | null } {

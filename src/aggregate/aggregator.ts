@@ -1,9 +1,7 @@
-import { TASK_KINDS, type Price, type Summary, type SummaryGroup, type TrialRecord } from '../spec/index.ts';
+import { TASK_KINDS, kindRules, type Price, type Summary, type SummaryGroup, type TrialRecord } from '../spec/index.ts';
 import { trialFacts } from '../score/index.ts';
 import { GroupCounters } from './group-counters.ts';
 
-/** Kinds whose trials feed the confusion matrix (SPEC §2). */
-const CONFUSION_KINDS: ReadonlySet<string> = new Set(['must-call', 'similar-tool']);
 const SPLIT_ORDER = ['train', 'heldout', 'all'];
 const KIND_ORDER: string[] = [...TASK_KINDS, 'all'];
 
@@ -118,7 +116,7 @@ export function createAggregator(options: AggregatorOptions): Aggregator {
       }
       const { cell, taskKey } = last;
       for (const counters of cell.groups) counters.add(record, taskKey, facts);
-      if (facts !== null && CONFUSION_KINDS.has(record.kind) && facts.expectedAction !== null && facts.chosen !== null) {
+      if (facts !== null && kindRules(record.kind).confusion && facts.expectedAction !== null && facts.chosen !== null) {
         cell.confusion ??= confusionMatrix(record.provider, record.model, record.surface);
         const pair = facts.expectedAction + SEP + facts.chosen;
         cell.confusion.cells.set(pair, (cell.confusion.cells.get(pair) ?? 0) + 1);

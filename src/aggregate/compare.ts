@@ -155,5 +155,33 @@ export async function compareSides(a: CompareInput, b: CompareInput, options: Co
     sections,
     heldout_check: heldoutCheck(sections),
     noise_floor: aa ? noiseFloor(sections) : [],
+    warnings: smallSampleWarnings(sections),
   };
+}
+
+/**
+ * Fewer paired tasks than this in a split and compare warns. The interval
+ * resamples tasks: with 5 tasks a resample can only take 126 distinct
+ * values and the percentile interval covers less than its 95% (it cannot
+ * reach beyond the most extreme task), so `[±0.0 pp, +80.0 pp]` on a
+ * handful of tasks is not evidence. The docs (docs/statistics.md) say why 10.
+ */
+export const MIN_COMPARE_TASKS = 10;
+
+const SPLIT_NAMES = { train: 'train', heldout: 'held-out', all: 'all splits' } as const;
+
+/** One warning per split whose paired tasks are too few, with what task_success could detect there. */
+export function smallSampleWarnings(sections: readonly CompareSection[]): string[] {
+  const warnings: string[] = [];
+  for (const entry of sections) {
+    if (entry.kind !== 'all') continue;
+    const success = entry.metrics.find((metric) => metric.metric === 'task_success');
+    if (success === undefined || success.verdict === 'no data' || success.tasks >= MIN_COMPARE_TASKS) continue;
+    const mde = success.mde === null ? 'no change at all is detectable' : `the smallest detectable task_success change is ${(success.mde * 100).toFixed(1)} pp`;
+    warnings.push(
+      `${SPLIT_NAMES[entry.split]}: only ${success.tasks} task${success.tasks === 1 ? '' : 's'} paired (${success.n} pairs), fewer than ${MIN_COMPARE_TASKS}: ` +
+        `the interval is resampled over ${success.tasks === 1 ? 'trials of one task' : `${success.tasks} tasks`} and ${mde}; read the verdicts as anecdotes, not evidence`,
+    );
+  }
+  return warnings;
 }

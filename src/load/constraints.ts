@@ -1,7 +1,7 @@
 import type { Constraint } from '../spec/index.ts';
 import { closest } from '../spec/suggest.ts';
 
-const OPERATORS = ['regex', 'one_of', 'contains', 'any'] as const;
+const OPERATORS = ['regex', 'one_of', 'contains', 'any', 'default'] as const;
 
 /**
  * Problems zod's union cannot see: `Constraint` accepts any JSON value as a
@@ -16,12 +16,12 @@ export function checkConstraint(value: Constraint): { message: string; expected?
   const operator = keys.find((key) => (OPERATORS as readonly string[]).includes(key));
   const record = value as Record<string, unknown>;
   if (operator !== undefined && keys.length > 1) {
-    return { message: `constraint mixes the operator "${operator}" with other keys (${keys.filter((key) => key !== operator).join(', ')})`, expected: 'one operator per constraint: {regex}, {one_of}, {contains} or {any: true}' };
+    return { message: `constraint mixes the operator "${operator}" with other keys (${keys.filter((key) => key !== operator).join(', ')})`, expected: 'one operator per constraint: {regex}, {one_of}, {contains}, {any: true} or {default}' };
   }
   if (operator === undefined) {
     if (keys.length !== 1) return null;
     const near = closest(keys[0]!, OPERATORS);
-    return near ? { message: `unknown constraint operator "${keys[0]}"`, expected: 'regex, one_of, contains or any (a literal object would need more than one key)', suggestion: near } : null;
+    return near ? { message: `unknown constraint operator "${keys[0]}"`, expected: 'regex, one_of, contains, any or default (a literal object would need more than one key)', suggestion: near } : null;
   }
   const argument = record[operator];
   switch (operator) {
@@ -37,6 +37,9 @@ export function checkConstraint(value: Constraint): { message: string; expected?
       return Array.isArray(argument) && argument.length > 0 ? null : { message: 'one_of must be a non-empty list', expected: 'a list of allowed values' };
     case 'contains':
       return typeof argument === 'string' ? null : { message: 'contains must be a string', expected: 'a substring the value must contain' };
+    case 'default':
+      // Any JSON value is a default; YAML `{default: }` (null) is a default of null.
+      return null;
     default:
       return argument === true ? null : { message: 'any must be true', expected: '{any: true}' };
   }

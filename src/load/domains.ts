@@ -1,10 +1,11 @@
-import { access, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ActionSpec, type ConfigIssue } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import type { SourceFile } from './source-file.ts';
 import { closest } from '../spec/suggest.ts';
+import { DOMAIN_YAML, exists, loadYamlDomain } from './yaml-domain.ts';
 
 /** A domain module found on disk and imported. */
 export interface FoundDomain {
@@ -14,23 +15,15 @@ export interface FoundDomain {
   domain: Domain;
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Folder names under `suites/` that hold a `domain.ts`. */
+/** Folder names under `suites/` that hold a `domain.ts` or a `domain.yaml`. */
 export async function discoverDomainNames(root: string): Promise<string[]> {
   const suites = join(root, 'suites');
   if (!(await exists(suites))) return [];
   const entries = await readdir(suites, { withFileTypes: true });
   const names: string[] = [];
   for (const entry of entries) {
-    if (entry.isDirectory() && (await exists(join(suites, entry.name, 'domain.ts')))) names.push(entry.name);
+    if (!entry.isDirectory()) continue;
+    if ((await exists(join(suites, entry.name, 'domain.ts'))) || (await exists(join(suites, entry.name, DOMAIN_YAML)))) names.push(entry.name);
   }
   return names.sort();
 }
@@ -94,6 +87,10 @@ function describeError(error: unknown): string {
  */
 export async function importDomain(root: string, name: string, issues: ConfigIssue[]): Promise<FoundDomain | null> {
   const dir = join(root, 'suites', name);
+  if (await exists(join(dir, DOMAIN_YAML))) {
+    const domain = await loadYamlDomain(root, name, issues);
+    return domain ? { name, dir, domain } : null;
+  }
   const file = join(dir, 'domain.ts');
   const display = relative(root, file);
   let module: { default?: unknown };
@@ -131,7 +128,7 @@ export async function importDomain(root: string, name: string, issues: ConfigIss
   domain.tools.forEach((tool, index) => {
     if (toolNames.has(tool.name)) problem(`registry tool "${tool.name}" is declared twice`, `tools[${index}].name`);
     toolNames.add(tool.name);
-    if (!tool.input || typeof (tool.input as { safeParse?: unknown }).safeParse !== 'function') problem(`registry tool "${tool.name}" has no zod input schema`, `tools[${index}].input`);
+    if (!tool.input || typeof tool.input !== 'object') problem(`registry tool "${tool.name}" has no input schema`, `tools[${index}].input`);
   });
   return { name, dir, domain };
 }

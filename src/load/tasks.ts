@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { TaskSpec, type ConfigIssue, type Constraint, type Split, type Task } from '../spec/index.ts';
+import { TaskSpec, kindRules, type ConfigIssue, type Constraint, type Split, type Task } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
+import { toolSchemaOf } from '../registry/index.ts';
 import { checkConstraint } from './constraints.ts';
 import { readSourceFile, type FieldPath, type SourceFile } from './source-file.ts';
 import { closest } from '../spec/suggest.ts';
 import { yamlFilesIn } from './surfaces.ts';
-import { inputJsonSchema, propertyNames } from './tool-schema.ts';
+import { propertyNames } from './tool-schema.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';
 
 /** The file's outer shape; each task is checked on its own so one bad task does not hide the others. */
@@ -70,19 +71,19 @@ export function checkTask(located: LocatedTask, domain: Domain, issues: ConfigIs
 
   const targets = (['action', 'abstain', 'any_of', 'sequence'] as const).filter((field) => expect[field] !== undefined);
   if (targets.length > 1) at(['expect'], { message: `expect gives ${targets.join(' and ')}; give only one of action, abstain, any_of, sequence` });
-  switch (task.kind) {
-    case 'must-call':
-    case 'similar-tool':
-      if (!expect.action && !expect.any_of) at(['expect'], { message: `a ${task.kind} task needs expect.action (or expect.any_of)` });
-      if (task.kind === 'similar-tool' && !(expect.distractors?.length)) at(['expect'], { message: 'a similar-tool task names its near-synonym distractors in expect.distractors' });
-      break;
-    case 'must-abstain':
-      if (expect.abstain !== true) at(['expect'], { message: 'a must-abstain task needs expect.abstain: true' });
-      break;
-    case 'multi-step':
-      if (!expect.sequence && !expect.final_state) at(['expect'], { message: 'a multi-step task needs expect.sequence (or expect.final_state)' });
-      break;
+  const rules = kindRules(task.kind);
+  if (!rules.expects.some((field) => expect[field] !== undefined)) {
+    at(['expect'], { message: `a ${task.kind} task needs ${rules.expects.map((field) => `expect.${field}${field === 'abstain' ? ': true' : ''}`).join(' (or ')}${rules.expects.length > 1 ? ')' : ''}` });
   }
+  if (expect.ask_about !== undefined && !rules.abstains) at(['expect', 'ask_about'], { message: `ask_about is for a task that should ask instead of calling; this is a ${task.kind} task`, expected: 'ask_about only in a must-abstain task' });
+  if (expect.ask_about !== undefined && !Array.isArray(expect.ask_about)) {
+    try {
+      new RegExp(expect.ask_about.regex, 'iu');
+    } catch (error) {
+      at(['expect', 'ask_about', 'regex'], { message: `regex does not compile: ${(error as Error).message}` });
+    }
+  }
+  if (rules.distractors && !(expect.distractors?.length)) at(['expect'], { message: `a ${task.kind} task names its near-synonym distractors in expect.distractors` });
 
   if (expect.action) knownAction(expect.action, ['expect', 'action']);
   expect.any_of?.forEach((id, index) => knownAction(id, ['expect', 'any_of', index]));
@@ -92,7 +93,7 @@ export function checkTask(located: LocatedTask, domain: Domain, issues: ConfigIs
   const checkArgs = (action: string | undefined, args: Record<string, Constraint> | undefined, field: FieldPath) => {
     if (!args) return;
     const tool = action ? domain.tools.find((candidate) => candidate.name === action) : undefined;
-    const names = tool ? propertyNames(inputJsonSchema(tool.input)) : [];
+    const names = tool ? propertyNames(toolSchemaOf(tool.input).jsonSchema) : [];
     for (const [name, constraint] of Object.entries(args)) {
       // Scoring matches top-level argument names only (src/score/constraint.ts).
       if (names.length > 0 && !names.includes(name)) at([...field, name], { message: `action ${action} has no argument "${name}"`, expected: `one of ${names.join(', ')}`, suggestion: closest(name, names) });

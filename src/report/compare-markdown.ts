@@ -10,26 +10,26 @@ import type { ComparedMetric, CompareSection, CompareSide, Comparison, FlippedTa
 const COUNT_METRICS: ReadonlySet<string> = new Set(['unsafe_proposals', 'unnecessary_calls']);
 const MAX_FLIPPED = 10;
 
-const isCount = (metric: ComparedMetric) => COUNT_METRICS.has(metric.metric);
+export const isCount = (metric: ComparedMetric) => COUNT_METRICS.has(metric.metric);
 
-function value(metric: ComparedMetric, number: number | null): string {
+export function value(metric: ComparedMetric, number: number | null): string {
   if (number === null) return '—';
   return isCount(metric) ? number.toFixed(2) : `${(number * 100).toFixed(1)}%`;
 }
 
-function delta(metric: ComparedMetric, number: number | null): string {
+export function delta(metric: ComparedMetric, number: number | null): string {
   if (number === null) return '—';
   const sign = number > 0 ? '+' : number < 0 ? '−' : '±';
   const magnitude = Math.abs(number);
   return isCount(metric) ? `${sign}${magnitude.toFixed(2)}` : `${sign}${(magnitude * 100).toFixed(1)} pp`;
 }
 
-function interval(metric: ComparedMetric): string {
+export function interval(metric: ComparedMetric): string {
   if (metric.difference === null) return '—';
   return `${delta(metric, metric.difference)} [${delta(metric, metric.low)}, ${delta(metric, metric.high)}]`;
 }
 
-function pValue(metric: ComparedMetric): string {
+export function pValue(metric: ComparedMetric): string {
   if (metric.mcnemar === null) return '—';
   const p = metric.mcnemar.p;
   return `${p < 0.001 ? p.toExponential(1) : p.toPrecision(3)} (${metric.mcnemar.b}/${metric.mcnemar.c})`;
@@ -138,6 +138,7 @@ export function renderCompareMarkdown(comparison: Comparison, options: CompareMa
     '',
     `> ${comparison.heldout_check.message}`,
     '',
+    ...comparison.warnings.flatMap((warning) => [`> **Warning** — ${warning}.`, '']),
   ];
   for (const split of options.splits ?? (['train', 'heldout', 'all'] as const)) {
     const overall = comparison.sections.find((section) => section.split === split && section.kind === 'all');

@@ -13,6 +13,7 @@ import { renderMarkdown } from './markdown.ts';
 import { collectRun, type RunData } from './run-data.ts';
 
 export { collectRun, createRunCollector, isSynthetic, type RunCollector, type RunData } from './run-data.ts';
+export { errorLines, incompleteNote, turnLine, usageLines, type RunFacts } from './run-facts.ts';
 export { renderMarkdown } from './markdown.ts';
 export { renderJunit, xmlEscape } from './junit.ts';
 export { renderHtml, renderHtmlChunks } from './html/page.ts';
@@ -80,3 +81,6 @@ async function writeAll(handle: FileHandle, text: string): Promise<void> {
   const bytes = Buffer.from(text, 'utf8');
   for (let offset = 0; offset < bytes.length;) offset += (await handle.write(bytes, offset, bytes.length - offset)).bytesWritten;
 }
+export { writeCompareReports, appendJobSummary, COMPARE_FILES } from './compare-reports.ts';
+export { renderComparePullRequest, COMMENT_LIMIT } from './compare-pr-markdown.ts';
+export { renderCompareHtml } from './html/compare-page.ts';

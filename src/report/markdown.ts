@@ -1,5 +1,6 @@
 import { HEADLINE_COLUMNS, headlineGroups, modelLabels, rescoredNote, SYNTHETIC_BANNER, formatPercent } from './headline.ts';
 import type { RunData } from './run-data.ts';
+import { errorLines, incompleteNote, turnLine, usageLines } from './run-facts.ts';
 import { describeFailingGraders, isFlipped, mostFailures, successRate } from './task-outcomes.ts';
 
 /** Caps that keep report.md under ~60 lines, so it fits a PR comment. */
@@ -35,6 +36,8 @@ export function renderMarkdown(data: RunData): string {
 
   if (data.synthetic) lines.push(`> ⚠️ **${SYNTHETIC_BANNER.replace(':', ':**')}`, '');
   if (manifest.rescored) lines.push(`> ${rescoredNote(manifest.rescored)}`, '');
+  const incomplete = incompleteNote(data.facts);
+  if (incomplete) lines.push(`> ⚠️ **${markdownCell(incomplete)}**`, '');
 
   const erroredNote = totals.errored === 0
     ? 'no errored trials'
@@ -63,6 +66,9 @@ export function renderMarkdown(data: RunData): string {
     + `pass^${trials}: chance that all ${trials} trials of a task pass, averaged over tasks.</sub>`,
     '',
   );
+  lines.push(...usageLines(data.facts).map((line) => `- ${markdownCell(line)}`), `- ${markdownCell(turnLine(data.facts))}`, '');
+  const errors = errorLines(data.facts);
+  if (errors.length > 0) lines.push('### Errors', '', ...errors.map((line) => `- ${markdownCell(line)}`), '');
 
   const worst = mostFailures(data.outcomes, MAX_FAILURE_ROWS);
   if (worst.length > 0) {

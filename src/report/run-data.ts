@@ -1,5 +1,6 @@
 import { assertRunFolder, readManifest, readSummary, readTrials } from '../run-folder/index.ts';
 import type { Manifest, Summary, TrialRecord } from '../spec/index.ts';
+import { createRunFactsCollector, type RunFacts } from './run-facts.ts';
 import { createTaskOutcomes, type TaskOutcome } from './task-outcomes.ts';
 import { createTrialSample, DEFAULT_SAMPLE_LIMIT, type BrowserTrial } from './trial-sample.ts';
 
@@ -14,6 +15,8 @@ export interface RunData {
   /** Bounded sample for the HTML trial browser. */
   sample: { trials: BrowserTrial[]; total: number; limit: number };
   totals: { trials: number; completed: number; passed: number; errored: number };
+  /** Finish reasons, turns with no call, errors, usage, completeness (run-facts.ts). */
+  facts: RunFacts;
 }
 
 /** Is this run's evidence synthetic (shipped cassettes), not a real model's? */
@@ -37,10 +40,12 @@ export function createRunCollector(options: { sampleLimit?: number } = {}): RunC
   const outcomes = createTaskOutcomes();
   const sample = createTrialSample(options.sampleLimit ?? DEFAULT_SAMPLE_LIMIT);
   const totals = { trials: 0, completed: 0, passed: 0, errored: 0 };
+  const facts = createRunFactsCollector();
   return {
     add(record) {
       outcomes.add(record);
       sample.add(record);
+      facts.add(record);
       totals.trials += 1;
       if (record.status === 'errored') totals.errored += 1;
       else {
@@ -49,7 +54,7 @@ export function createRunCollector(options: { sampleLimit?: number } = {}): RunC
       }
     },
     finish({ runDir, manifest, summary }) {
-      return { runDir, manifest, summary, synthetic: isSynthetic(manifest, summary), outcomes: outcomes.finish(), sample: sample.finish(), totals };
+      return { runDir, manifest, summary, synthetic: isSynthetic(manifest, summary), outcomes: outcomes.finish(), sample: sample.finish(), totals, facts: facts.finish(manifest, summary) };
     },
   };
 }

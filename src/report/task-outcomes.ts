@@ -1,4 +1,5 @@
 import type { TrialRecord, Verdict } from '../spec/index.ts';
+import { METRIC_ONLY } from '../score/index.ts';
 
 /** A trial's outcome as the reports show it. Errored trials are provider failures, never model misses. */
 export type TrialOutcome = 'pass' | 'fail' | 'errored';
@@ -11,7 +12,8 @@ export function trialOutcome(record: TrialRecord): TrialOutcome {
 
 /** The verdicts that failed, in a compact form for messages. */
 export function failingVerdicts(record: TrialRecord): Verdict[] {
-  return record.verdicts.filter((verdict) => !verdict.pass);
+  // Only verdicts that decide success: a metric-only miss (argument_validity, unnecessary_calls) did not fail the trial.
+  return record.verdicts.filter((verdict) => !verdict.pass && verdict.note !== METRIC_ONLY);
 }
 
 /** The fields that say which task × surface × provider/model a trial belongs to. */

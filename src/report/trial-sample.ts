@@ -15,7 +15,8 @@ export interface BrowserTrial extends TaskKeyFields {
   latency_ms: number;
   error: string | null;
   final_text: string | null;
-  turns: { text: string | null; tool_calls: { name: string; arguments: string }[]; finish_reason: string }[];
+  /** `warnings` only when the turn has some (retries, cut at the token limit, substitutions in the history). */
+  turns: { text: string | null; tool_calls: { name: string; arguments: string }[]; finish_reason: string; warnings?: string[] }[];
   calls: {
     turn: number;
     name: string;
@@ -56,11 +57,7 @@ export function toBrowserTrial(record: TrialRecord): BrowserTrial {
     latency_ms: Math.round(record.latency_ms),
     error: record.error ? cut(`${record.error.status ?? ''} ${record.error.message}`.trim()) : null,
     final_text: record.final_text === null ? null : cut(record.final_text),
-    turns: record.turns.map((turn) => ({
-      text: turn.text === null ? null : cut(turn.text),
-      tool_calls: turn.tool_calls.map((call) => ({ name: call.name, arguments: cut(call.arguments) })),
-      finish_reason: turn.finish_reason,
-    })),
+    turns: record.turns.map(toBrowserTurn),
     calls: record.calls.map((call) => ({
       turn: call.turn,
       name: call.proposal.name,
@@ -77,6 +74,16 @@ export function toBrowserTrial(record: TrialRecord): BrowserTrial {
     effects: record.effects.map(toBrowserEffect),
     verdicts: record.verdicts.map(toBrowserVerdict),
   };
+}
+
+function toBrowserTurn(turn: TrialRecord['turns'][number]): BrowserTrial['turns'][number] {
+  const shown: BrowserTrial['turns'][number] = {
+    text: turn.text === null ? null : cut(turn.text),
+    tool_calls: turn.tool_calls.map((call) => ({ name: call.name, arguments: cut(call.arguments) })),
+    finish_reason: turn.finish_reason,
+  };
+  if (turn.warnings.length > 0) shown.warnings = turn.warnings.map((warning) => cut(warning, 400));
+  return shown;
 }
 
 // Optional fields are added after the others (same key order as a spread), without a throwaway object each.

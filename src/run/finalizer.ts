@@ -1,5 +1,5 @@
 import { createAggregator, type Aggregator } from '../aggregate/index.ts';
-import { createRunCollector, writeReports, type RunCollector } from '../report/index.ts';
+import { createRunCollector, writeReports, type RunCollector, type RunFacts } from '../report/index.ts';
 import { readManifest, readSummary, writeSummary } from '../run-folder/index.ts';
 import type { ProjectConfig, Summary, TrialRecord } from '../spec/index.ts';
 import type { RunEvents } from './events.ts';
@@ -24,7 +24,7 @@ export interface RunFinalizer {
    * Callers update the manifest between the two steps (finished, re-scored):
    * the reports show the manifest as `toolmark report` would read it later.
    */
-  writeReports(runDir: string): Promise<void>;
+  writeReports(runDir: string): Promise<RunFacts>;
 }
 
 export interface RunFinalizerOptions {
@@ -63,6 +63,7 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
       // chart renderer starts (a 100,000-trial run's peak memory was this step).
       await options.events?.betweenPhases?.();
       await writeReports(data, options.config.gate);
+      return data.facts;
     },
   };
   return finalizer;

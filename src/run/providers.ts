@@ -23,8 +23,8 @@ export async function createRunProviders(selection: RunSelection, options: { con
   for (const text of selection.providers) {
     const spec = parseProviderSpec(text, options.config.providers);
     for (const provider of await createProviders(spec, { config: options.config, env: options.env, root: options.root, allowStale: options.allowStale })) {
-      const synthetic = (provider as { synthetic?: boolean }).synthetic === true;
-      providers.push({ spec: text, provider: writer ? recordingProvider(provider, writer) : provider, synthetic, offline: spec.kind === 'replay' || spec.kind === 'scripted' });
+      // Declared capabilities (Provider.synthetic, Provider.offline), never guessed from the spec.
+      providers.push({ spec: text, provider: writer ? recordingProvider(provider, writer) : provider, synthetic: provider.synthetic === true, offline: provider.offline === true });
     }
   }
   return providers;

@@ -5,7 +5,8 @@ import { loadConfig } from '../load/config.ts';
 import { loadProject, type LoadedDomain, type Project } from '../load/index.ts';
 import { checkRunId, createRunId, locateRun, readManifest, runFile, writeManifest } from '../run-folder/index.ts';
 import { scoreTrial } from '../score/index.ts';
-import { executeRun, parseShard, planSchemaCosts, planTrials, preflight, type RunOutcome } from '../solve/index.ts';
+import { createEarlyStop, executeRun, parseShard, planSchemaCosts, planTrials, preflight, type RunOutcome } from '../solve/index.ts';
+import type { RunFacts } from '../report/index.ts';
 import { ConfigError, RunSelection, type Manifest, type ProjectConfig, type Summary } from '../spec/index.ts';
 import type { RunControl } from './events.ts';
 import { createRunFinalizer } from './finalizer.ts';
@@ -55,6 +56,8 @@ export interface RunResult {
   /** summary.json of every trial in the folder (all of them, unless interrupted). */
   summary: Summary;
   outcome: RunOutcome;
+  /** Usage, finish reasons, errors and completeness, as the reports show them. */
+  facts: RunFacts;
 }
 
 /**
@@ -138,8 +141,8 @@ async function executeProject(prepared: Prepared): Promise<RunResult> {
   await events.onPhase?.('reports');
   const finished: Manifest = interrupted ? manifest : { ...manifest, finished_at: new Date().toISOString() };
   if (!interrupted) writeManifest(prepared.runDir, finished);
-  await finalizer.writeReports(prepared.runDir);
-  return { runDir: prepared.runDir, runId, manifest: finished, summary, outcome };
+  const facts = await finalizer.writeReports(prepared.runDir);
+  return { runDir: prepared.runDir, runId, manifest: finished, summary, outcome, facts };
 }
 
 async function startAndRunTrials(prepared: Prepared) {
@@ -197,8 +200,11 @@ async function startAndRunTrials(prepared: Prepared) {
     toolTime,
     stop: prepared.stop,
     signal: prepared.signal,
+    // Failures that will not heal (bad key, unknown model, the same refusal every time) stop the run (src/solve/early-stop.ts).
+    earlyStop: config.run.early_stop === false ? undefined : createEarlyStop(),
+    onRetry: events.onRetry && ((note, planned) => events.onRetry!(note, { provider: planned.provider.id, model: planned.provider.model, domain: planned.domain.name, task: planned.task.id, surface: planned.surface.id, trial: planned.trial })),
     finish: (record, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
-    onStart: events.onStart && ((info) => events.onStart!(info)),
+    onStart: events.onStart && ((info) => events.onStart!({ ...info, live: providers.some((entry) => !entry.offline) })),
     onTrialDone: events.onTrial && ((record) => events.onTrial!(record)),
     observe: (record) => finalizer.add(record),
   });

@@ -51,3 +51,8 @@ export function isMalformed(call: CallRecord): boolean {
 export function isFaultError(call: CallRecord): boolean {
   return call.fault !== null && !call.fault.inject && !call.outcome.ok;
 }
+
+/** Did the call's arguments parse and pass the tool's input schema (so it could run)? */
+export function passedSchema(call: CallRecord): boolean {
+  return call.parsed && call.schema_valid === true;
+}

@@ -8,13 +8,15 @@ import { canonicalJson, type ArgConstraints, type Constraint } from '../spec/ind
  * - `{one_of: [...]}` — deep-equal to one of the listed values
  * - `{contains: "…"}` — a string containing the text (case-insensitive), or an array with an element equal to it
  * - `{any: true}`     — present (not undefined), any value
+ * - `{default: v}`    — absent, or deep-equal to `v` (a tool default the model may leave out)
  */
 
 type Operator =
   | { regex: string }
   | { one_of: unknown[] }
   | { contains: string }
-  | { any: true };
+  | { any: true }
+  | { default: unknown };
 
 /** Recognise an operator object; anything else is a literal. */
 function asOperator(constraint: Constraint): Operator | null {
@@ -26,6 +28,7 @@ function asOperator(constraint: Constraint): Operator | null {
   if (keys[0] === 'one_of' && Array.isArray(record.one_of)) return { one_of: record.one_of };
   if (keys[0] === 'contains' && typeof record.contains === 'string') return { contains: record.contains };
   if (keys[0] === 'any' && record.any === true) return { any: true };
+  if (keys[0] === 'default' && record.default !== undefined) return { default: record.default };
   return null;
 }
 
@@ -87,6 +90,7 @@ export function matchConstraint(constraint: Constraint, value: unknown): boolean
   const operator = asOperator(constraint);
   if (operator === null) return jsonEqual(constraint, value);
   if ('any' in operator) return value !== undefined;
+  if ('default' in operator) return value === undefined || jsonEqual(operator.default, value);
   if ('one_of' in operator) return operator.one_of.some((option) => jsonEqual(option, value));
   if ('regex' in operator) {
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return false;

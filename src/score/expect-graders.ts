@@ -1,6 +1,6 @@
-import type { ArgConstraints, CallRecord, Expect, SequenceStep, Verdict } from '../spec/index.ts';
-import { classifyAbstention, type AbstentionClass } from './abstention.ts';
-import { actionOf, chosenLabel, routedArgs } from './call-view.ts';
+import { kindRules, type ArgConstraints, type CallRecord, type Expect, type SequenceStep, type Verdict } from '../spec/index.ts';
+import { ABSTAINED, classifyAbstention, type AbstentionClass } from './abstention.ts';
+import { actionOf, chosenLabel, isFaultError, passedSchema, routedArgs } from './call-view.ts';
 import { matchConstraint, matchFields, type ConstraintMismatch } from './constraint.ts';
 import type { ExpectGrader, GradeContext } from './grade-context.ts';
 
@@ -30,30 +30,68 @@ function selectionActual(context: GradeContext): SelectionActual {
   return { chosen: chosenLabel(context.record.calls[0]), actions: labels(context.record.calls) };
 }
 
+/** Does the kind's selection rule accept this trial's calls for these actions? */
+function selects(context: GradeContext, actual: SelectionActual, accepted: readonly string[]): boolean {
+  return kindRules(context.task.kind).selection === 'any_call'
+    ? actual.actions.some((action) => accepted.includes(action))
+    : accepted.includes(actual.chosen);
+}
+
+/** `actual` of the `executed` grader: each call to an accepted action and what became of it. */
+export interface ExecutedActual {
+  calls: { call: number; action: string; outcome: string }[];
+}
+
+/**
+ * Kinds with `mustExecute` (must-call, similar-tool): some call to an
+ * accepted action ran successfully, or met the fault the task declares for
+ * it. A call the schema or the runtime refused, or one past `max_calls`, is
+ * a proposal, not the task done — so "rejected by strict, then gave up" fails.
+ */
+function executedVerdicts(context: GradeContext, accepted: readonly string[]): Verdict[] {
+  if (!kindRules(context.task.kind).mustExecute) return [];
+  const calls: ExecutedActual['calls'] = [];
+  let pass = false;
+  context.record.calls.forEach((call, index) => {
+    const action = actionOf(call);
+    if (action === null || !accepted.includes(action)) return;
+    const declaredFault = isFaultError(call) && call.schema_valid !== false;
+    pass ||= call.outcome.ok || declaredFault;
+    const outcome = call.not_executed ? `not executed (${call.not_executed})` : call.outcome.ok ? 'ok' : `${call.outcome.error.code}${declaredFault ? ' (task fault)' : ''}`;
+    calls.push({ call: index, action, outcome });
+  });
+  const actual: ExecutedActual = { calls };
+  return [{ grader: 'executed', pass, expected: 'a call to the expected action ran (or met the task\'s fault)', actual, ...(calls.length === 0 ? { note: 'the expected action was never called' } : {}) }];
+}
+
 /**
  * must-call / similar-tool: the first proposed call maps to the action.
- * multi-step: some call maps to it (order is `sequence`'s job).
+ * multi-step: some call maps to it (order is `sequence`'s job). Kinds that
+ * must execute add an `executed` verdict (gates success, not selection).
  */
 const gradeAction: ExpectGrader<'action'> = (action, context) => {
   const actual = selectionActual(context);
-  const pass = context.task.kind === 'multi-step' ? actual.actions.includes(action) : actual.chosen === action;
-  return [{ grader: 'action', pass, expected: action, actual }];
+  return [{ grader: 'action', pass: selects(context, actual, [action]), expected: action, actual }, ...executedVerdicts(context, [action])];
 };
 
 /** Like `action`, with several acceptable actions. */
 const gradeAnyOf: ExpectGrader<'any_of'> = (anyOf, context) => {
   const actual = selectionActual(context);
-  const pass = context.task.kind === 'multi-step' ? actual.actions.some((action) => anyOf.includes(action)) : anyOf.includes(actual.chosen);
-  return [{ grader: 'any_of', pass, expected: anyOf, actual }];
+  return [{ grader: 'any_of', pass: selects(context, actual, anyOf), expected: anyOf, actual }, ...executedVerdicts(context, anyOf)];
 };
 
-/** No call at all; with `ask: true`, the answer must also ask the user a question. */
+/**
+ * No call at all, and a reply that is an answer (not cut at the token
+ * limit, not empty); with `ask: true` (or `ask_about`), the answer must also
+ * ask the user a question — about `ask_about` when the task gives it.
+ */
 const gradeAbstain: ExpectGrader<'abstain'> = (_abstain, context) => {
-  const { calls, final_text } = context.record;
-  const actual: AbstainActual = { class: classifyAbstention(calls, final_text), calls: calls.length };
-  const ask = context.expect.ask === true;
-  const pass = calls.length === 0 && (!ask || actual.class === 'asked_for_information');
-  return [{ grader: 'abstain', pass, expected: { abstain: true, ask }, actual }];
+  const { calls, final_text, turns } = context.record;
+  const about = context.expect.ask_about;
+  const actual: AbstainActual = { class: classifyAbstention(calls, final_text, turns.at(-1), about), calls: calls.length };
+  const ask = context.expect.ask === true || about !== undefined;
+  const pass = ABSTAINED.has(actual.class) && (!ask || actual.class === 'asked_for_information');
+  return [{ grader: 'abstain', pass, expected: { abstain: true, ask, ...(about !== undefined ? { ask_about: about } : {}) }, actual }];
 };
 
 const stepAction = (step: SequenceStep) => (typeof step === 'string' ? step : step.action);
@@ -71,12 +109,15 @@ function matchSequence(steps: readonly SequenceStep[], calls: readonly CallRecor
     let found = false;
     while (!found && position < calls.length) {
       const call = calls[position++]!;
-      found = actionOf(call) === action && (constraints === undefined || matchFields(constraints, routedArgs(call)).pass);
+      found = actionOf(call) === action && (constraints === undefined || (passedSchema(call) && matchFields(constraints, routedArgs(call)).pass));
     }
     if (!found) return index;
   }
   return steps.length;
 }
+
+/** Said on every `sequence` verdict, so no reader takes a selection pass for right arguments. */
+export const SEQUENCE_NOTE = 'selection checks the actions only; step arguments are graded by sequence_args';
 
 /**
  * The expected actions appear, in order, as a subsequence of the routed
@@ -88,7 +129,7 @@ const gradeSequence: ExpectGrader<'sequence'> = (steps, context) => {
   const calls = context.record.calls;
   const actions = labels(calls);
   const matched = matchSequence(steps, calls, false);
-  const verdicts: Verdict[] = [{ grader: 'sequence', pass: matched === steps.length, expected: steps.map(stepAction), actual: { actions, matched } }];
+  const verdicts: Verdict[] = [{ grader: 'sequence', pass: matched === steps.length, expected: steps.map(stepAction), actual: { actions, matched }, note: SEQUENCE_NOTE }];
   if (steps.some((step) => stepArgs(step) !== undefined)) {
     const matchedWithArgs = matchSequence(steps, calls, true);
     const failedStep = steps[matchedWithArgs];
@@ -123,9 +164,15 @@ function argsTargets(expect: Expect): readonly string[] | null {
 const gradeArgs: ExpectGrader<'args'> = (constraints, context) => {
   const targets = argsTargets(context.expect);
   const candidates: { call: number; action: string; args: unknown; mismatches: ConstraintMismatch[] }[] = [];
+  let refused = 0;
   context.record.calls.forEach((call, index) => {
     const action = actionOf(call);
     if (action === null || (targets !== null && !targets.includes(action))) return;
+    // A call the schema refused never ran: its arguments are not "correct", whatever they say.
+    if (!passedSchema(call)) {
+      refused += 1;
+      return;
+    }
     const args = routedArgs(call);
     candidates.push({ call: index, action, args: args ?? null, mismatches: matchFields(constraints, args).mismatches });
   });
@@ -135,7 +182,7 @@ const gradeArgs: ExpectGrader<'args'> = (constraints, context) => {
     pass,
     expected: constraints,
     actual: { calls: candidates },
-    ...(candidates.length === 0 ? { note: 'the expected action was never called' } : {}),
+    ...(candidates.length > 0 ? {} : { note: refused > 0 ? 'no call to the expected action passed its input schema' : 'the expected action was never called' }),
   }];
 };
 
@@ -185,6 +232,8 @@ export const EXPECT_GRADERS = {
   distractors: null,
   /** Read by `abstain`. */
   ask: null,
+  /** Read by `abstain`. */
+  ask_about: null,
   /** Read by `unnecessary_calls`. */
   min_calls: null,
 } satisfies { [K in keyof Expect]-?: ExpectGrader<K> | null };

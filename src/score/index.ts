@@ -7,8 +7,9 @@ export type { GradeContext, ExpectGrader, TrialGrader } from './grade-context.ts
 export { METRIC_ONLY } from './grade-context.ts';
 export { matchConstraint, matchFields, jsonEqual } from './constraint.ts';
 export type { ConstraintMismatch } from './constraint.ts';
-export { classifyAbstention, asksQuestion, ABSTENTION_CLASSES, ABSTAINED } from './abstention.ts';
+export { classifyAbstention, asksQuestion, isCutOffOrEmpty, ABSTENTION_CLASSES, ABSTAINED } from './abstention.ts';
 export type { AbstentionClass } from './abstention.ts';
+export { questionsIn } from './questions.ts';
 export { recoveryEpisodes, ruleForError, MAX_RETRIES } from './recovery.ts';
 export type { RecoveryEpisode, RecoveryRule } from './recovery.ts';
 export { unsafeProposals, unsafeSideEffects } from './safety.ts';

@@ -1,4 +1,4 @@
-import type { ActionSpec, Expect, Task, TrialRecord, Verdict } from '../spec/index.ts';
+import { kindRules, type ActionSpec, type Expect, type Task, type TrialRecord, type Verdict } from '../spec/index.ts';
 import { EXPECT_GRADERS } from './expect-graders.ts';
 import type { ExpectGrader, GradeContext } from './grade-context.ts';
 import { TRIAL_GRADERS } from './trial-graders.ts';
@@ -6,9 +6,9 @@ import { TRIAL_GRADERS } from './trial-graders.ts';
 const EXPECT_KEYS = Object.keys(EXPECT_GRADERS) as (keyof Expect)[];
 const TRIAL_GRADER_LIST = Object.values(TRIAL_GRADERS);
 
-/** A must-abstain task expects no call even when its file omits `abstain: true`. */
+/** A kind that abstains (must-abstain) expects no call even when its file omits `abstain: true`. */
 function effectiveExpect(task: Task): Expect {
-  return task.kind === 'must-abstain' && task.expect.abstain === undefined ? { ...task.expect, abstain: true } : task.expect;
+  return kindRules(task.kind).abstains && task.expect.abstain === undefined ? { ...task.expect, abstain: true } : task.expect;
 }
 
 /** What grading a task needs before any trial: its expectations and the graders they call for, in table order. */

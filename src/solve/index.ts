@@ -11,5 +11,8 @@ export { judgeEffects } from './side-effects.ts';
 export { planTrials, trialIdentity, parseShard } from './plan.ts';
 export type { PlannedTrial, RunDomain, RunSelection, TrialIdentityFields } from './plan.ts';
 export { preflight } from './preflight.ts';
+export { createEarlyStop, SAME_FAILURE_LIMIT } from './early-stop.ts';
+export type { EarlyStop, EarlyStopReason } from './early-stop.ts';
+export { conversationRejected } from './trial.ts';
 export { executeRun, planSchemaCosts, surfaceKey } from './run.ts';
 export type { ExecuteRunOptions, RunOutcome } from './run.ts';

@@ -1,16 +1,7 @@
 import { ConfigError } from '../spec/index.ts';
-import type { ConfigIssue, ModelRequest, Provider, TurnKey } from '../spec/index.ts';
+import type { ConfigIssue, ModelRequest } from '../spec/index.ts';
 import type { PlannedTrial } from './plan.ts';
 import { buildRequest, initialMessages } from './request.ts';
-
-/** A provider that can say, without answering, whether it could answer (replay does). */
-interface CheckingProvider extends Provider {
-  check(request: ModelRequest, key: TurnKey): { kind: string; message: string } | null;
-}
-
-function canCheck(provider: Provider): provider is CheckingProvider {
-  return typeof (provider as Partial<CheckingProvider>).check === 'function';
-}
 
 /**
  * Before any model call: ask providers that can check (replay) whether the
@@ -23,7 +14,8 @@ export function preflight(plan: readonly PlannedTrial[], options: { settings?: M
   // Every trial of a model × surface × task starts with the same request: build and hash it once.
   const firstRequests = new Map<string, { request: ModelRequest }>();
   for (const planned of plan) {
-    if (!canCheck(planned.provider)) continue;
+    const check = planned.provider.check;
+    if (!check) continue;
     const requestKey = JSON.stringify([planned.provider.model, planned.domain.name, planned.surface.id, planned.task.id]);
     let first = firstRequests.get(requestKey);
     if (!first) {
@@ -31,7 +23,7 @@ export function preflight(plan: readonly PlannedTrial[], options: { settings?: M
       firstRequests.set(requestKey, (first = { request }));
     }
     const key = { domain: planned.domain.name, task: planned.task.id, surface: planned.surface.id, trial: planned.trial, turn: 0 };
-    const problem = planned.provider.check(first.request, key);
+    const problem = check.call(planned.provider, first.request, key);
     if (!problem) continue;
     if (issues.length < 10) issues.push({ file: `--provider ${planned.provider.id}:${planned.provider.model}`, message: problem.message });
     else more += 1;

@@ -7,6 +7,7 @@ import type { PlannedTrial } from './plan.ts';
 import { TrialAppender, readTrials, repairTrials } from '../run-folder/index.ts';
 import { trialIdentity } from './plan.ts';
 import { runTrial, type ToolTime } from './trial.ts';
+import type { EarlyStop, EarlyStopReason } from './early-stop.ts';
 
 /** Trials started between two pauses of the worker pool (see `breathe` in executeRun). */
 const PAUSE_EVERY = 64;
@@ -23,10 +24,14 @@ export interface ExecuteRunOptions {
   finish?: (record: TrialRecord, planned: PlannedTrial) => TrialRecord;
   /** Aborted = schedule no more trials; trials in flight finish and are written. */
   stop?: AbortSignal;
+  /** Stops scheduling when failures will not heal (createEarlyStop); trials in flight finish and are written. */
+  earlyStop?: EarlyStop;
   /** Passed to providers; aborting it cancels in-flight model calls (a second Ctrl-C). */
   signal?: AbortSignal;
   onStart?(info: { total: number; skipped: number; todo: number }): void;
   onTrialDone?(record: TrialRecord): void;
+  /** Each retried model request, with its cause (the CLI prints them). */
+  onRetry?(note: { attempt: number; failure: string; waitedMs: number }, planned: PlannedTrial): void;
   /**
    * Sees every record of `trials.jsonl` in file order: those already there
    * (a resumed run), then each new one as it is appended. The CLI feeds the
@@ -46,6 +51,8 @@ export interface RunOutcome {
   repairedBytes: number;
   /** Stopped early: some planned trials were not run. */
   interrupted: boolean;
+  /** Set when `earlyStop` stopped the run (then `interrupted` is true too). */
+  stopped: EarlyStopReason | null;
 }
 
 /**
@@ -68,10 +75,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   const appender = new TrialAppender(options.runDir);
   let ran = 0;
   let errored = 0;
+  let stopped: EarlyStopReason | null = null;
 
   const runOne = async (planned: PlannedTrial): Promise<void> => {
     // Trials not yet started see the stop when their turn comes.
-    if (options.stop?.aborted) return;
+    if (options.stop?.aborted || stopped) return;
     let registry = registries.get(planned.domain.name);
     if (!registry) registries.set(planned.domain.name, (registry = createRegistry(planned.domain.domain.tools) as Registry<unknown>));
     const raw = await runTrial({
@@ -84,12 +92,14 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
       settings: options.settings,
       signal: options.signal,
       toolTime: options.toolTime,
+      onRetry: options.onRetry ? (note) => options.onRetry!(note, planned) : undefined,
     });
     const record = options.finish ? options.finish(raw, planned) : raw;
     appender.append(record);
     options.observe?.(record);
     ran += 1;
     if (record.status === 'errored') errored += 1;
+    stopped ??= options.earlyStop?.observe(record) ?? null;
     options.onTrialDone?.(record);
   };
 
@@ -132,8 +142,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     if (failure) throw (failure as { reason: unknown }).reason;
   } finally {
     appender.close();
+    // Whatever outlives a trial (an MCP domain's open servers) ends with the run: on success, on error, on Ctrl-C.
+    const domains = new Set(options.plan.map((planned) => planned.domain.domain));
+    await Promise.allSettled([...domains].map((domain) => domain.close?.()));
   }
-  return { planned: options.plan.length, skipped, ran, errored, repairedBytes, interrupted: skipped + ran < options.plan.length };
+  return { planned: options.plan.length, skipped, ran, errored, repairedBytes, interrupted: skipped + ran < options.plan.length, stopped };
 }
 
 /** Identities of the trials already in a run (for resume), each record shown to `observe`. */

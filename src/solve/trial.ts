@@ -2,8 +2,8 @@ import { MemoryReceiptStore, createRegistry } from '../registry/index.ts';
 import type { Registry } from '../registry/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
-import { ProviderError, TrialRecord, isTrialRecordShape, requestHash, toolError } from '../spec/index.ts';
-import type { CallRecord, Json, ModelMessage, ModelSettings, ModelTurn, Provider, RequestSummary, ResolvedSurface, SideEffect, Task, ToolCallProposal, ToolResult } from '../spec/index.ts';
+import { ProviderError, ToolEnvironmentError, TrialRecord, isTrialRecordShape, requestHash, toolError } from '../spec/index.ts';
+import type { CallRecord, Json, ModelMessage, ModelSettings, ModelTurn, ProposeOptions, Provider, RequestSummary, ResolvedSurface, SideEffect, Task, ToolCallProposal, ToolResult } from '../spec/index.ts';
 import { ApprovalLedger } from './approvals.ts';
 import { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
 import { normalToolError, normalTurn } from './normalize.ts';
@@ -31,6 +31,8 @@ export interface TrialInput {
    * simulated duration; outcomes are the same as in real time. Default real.
    */
   toolTime?: ToolTime;
+  /** Told of each retried model request (the CLI prints them with their cause). */
+  onRetry?: ProposeOptions['onRetry'];
 }
 
 /** How tool time passes: really, or simulated (offline runs: see TrialInput.toolTime). */
@@ -48,11 +50,50 @@ type TrialState = {
  * misbehaviour is recorded as data; a provider failure ends the trial as
  * `errored` (turns so far kept). The record is unscored (`verdicts: []`).
  */
-export async function runTrial(input: TrialInput): Promise<TrialRecord> {
+export function runTrial(input: TrialInput): Promise<TrialRecord> {
+  const startedAt = (input.now ?? (() => new Date()))().toISOString();
+  const { domain } = input;
+  // A plain domain (sync state, nothing to tear down) takes the direct path:
+  // no extra awaits, so a replayed run schedules its trials exactly as before.
+  if (domain.teardown === undefined) {
+    let created: unknown;
+    try {
+      created = domain.createState();
+    } catch (caught) {
+      return Promise.resolve(setupFailed(input, startedAt, caught));
+    }
+    if (!(created instanceof Promise)) return runWithState(input, created, startedAt);
+  }
+  return runWithLifecycle(input, startedAt);
+}
+
+/** The record of a trial whose backend could not be set up (an MCP server did not start): errored, not scored. */
+function setupFailed(input: TrialInput, startedAt: string, caught: unknown): TrialRecord {
+  return trialRecord(input, { startedAt, stopReason: 'errored', error: environmentFailure(caught), requests: [], turns: [], trial: { calls: [], effects: [], seenChanges: new Set() }, finalState: {}, failedMs: 0 });
+}
+
+/** Async state and a teardown that runs whatever happens in the trial. */
+async function runWithLifecycle(input: TrialInput, startedAt: string): Promise<TrialRecord> {
+  let state: unknown;
+  try {
+    state = await input.domain.createState();
+  } catch (caught) {
+    return setupFailed(input, startedAt, caught);
+  }
+  try {
+    return await runWithState(input, state, startedAt);
+  } finally {
+    await input.domain.teardown?.(state);
+  }
+}
+
+function environmentFailure(caught: unknown): NonNullable<TrialRecord['error']> {
+  return { status: null, message: caught instanceof Error ? caught.message : String(caught), retryable: false };
+}
+
+async function runWithState(input: TrialInput, state: unknown, startedAt: string): Promise<TrialRecord> {
   const { provider, domain, surface, task } = input;
   const registry = input.registry ?? (createRegistry(domain.tools) as Registry<unknown>);
-  const startedAt = (input.now ?? (() => new Date()))().toISOString();
-  const state = domain.createState();
   const receipts = new MemoryReceiptStore();
   const actions = new Map(domain.actions.map((action) => [action.id, action]));
   const approvals = new ApprovalLedger(task.approve, domain.actions);
@@ -63,6 +104,8 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
   const turns: ModelTurn[] = [];
   let stopReason: TrialRecord['stop_reason'] = 'max_turns';
   let error: TrialRecord['error'] = null;
+  // Time spent on a request that failed (its attempts and backoff): an errored trial is not free.
+  let failedMs = 0;
 
   turnLoop: for (let turn = 0; turn < task.limits.max_turns; turn += 1) {
     const request = buildRequest({ model: provider.model, surface, messages, settings: input.settings });
@@ -72,13 +115,13 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
     let answer: ModelTurn;
     try {
       // Normalised here (defaults, only known fields), as it enters both the conversation and the record.
-      answer = normalTurn(await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn } }));
+      answer = normalTurn(await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn }, onRetry: input.onRetry }));
     } catch (caught) {
-      // Any provider failure is the provider's, never the model's: record it and stop.
-      stopReason = 'errored';
       error = caught instanceof ProviderError
-        ? { status: caught.status, message: caught.message, retryable: caught.retryable }
+        ? { status: caught.status, message: caught.message, retryable: caught.retryable, ...(caught.scope ? { scope: caught.scope } : {}) }
         : { status: null, message: caught instanceof Error ? caught.message : String(caught), retryable: false };
+      failedMs = caught instanceof ProviderError ? (caught.elapsedMs ?? 0) : 0;
+      stopReason = conversationRejected(turn, error) ? 'rejected' : 'errored';
       break;
     }
     turns.push(answer);
@@ -87,13 +130,23 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
       stopReason = 'answered';
       break;
     }
-    for (const proposal of answer.tool_calls) {
+    for (const [index, proposal] of answer.tool_calls.entries()) {
       // A proposal beyond max_calls is never executed: the trial stops there.
+      // The rest of the turn is still recorded, so graders see every proposal (a forbidden write among them is unsafe).
       if (trial.calls.length >= task.limits.max_calls) {
+        for (const unexecuted of answer.tool_calls.slice(index)) trial.calls.push(notExecuted(unexecuted, turn, surface, registry, task.limits.max_calls));
         stopReason = 'max_calls';
         break turnLoop;
       }
-      const call = await executeProposal(proposal, turn, { ...input, trialNumber: input.trial, registry, state, receipts, actions, approvals, faults, trial });
+      let call: CallRecord;
+      try {
+        call = await executeProposal(proposal, turn, { ...input, trialNumber: input.trial, registry, state, receipts, actions, approvals, faults, trial });
+      } catch (caught) {
+        if (!(caught instanceof ToolEnvironmentError)) throw caught;
+        stopReason = 'errored';
+        error = environmentFailure(caught);
+        break turnLoop;
+      }
       trial.calls.push(call);
       const failed = !call.outcome.ok;
       messages.push({
@@ -106,10 +159,29 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
     }
   }
 
+  const finalState: Record<string, Json> = {};
+  try {
+    for (const [name, view] of Object.entries(domain.views)) {
+      const value = view(state);
+      finalState[name] = value instanceof Promise ? await value : value;
+    }
+  } catch (caught) {
+    if (!(caught instanceof ToolEnvironmentError)) throw caught;
+    stopReason = 'errored';
+    error ??= environmentFailure(caught);
+  }
+  return trialRecord(input, { startedAt, stopReason, error, requests, turns, trial, finalState, failedMs });
+}
+
+/** The unscored record of a trial, built field by field in schema order. */
+function trialRecord(
+  input: TrialInput,
+  parts: { startedAt: string; stopReason: TrialRecord['stop_reason']; error: TrialRecord['error']; requests: RequestSummary[]; turns: ModelTurn[]; trial: TrialState; finalState: Record<string, Json>; failedMs: number },
+): TrialRecord {
+  const { provider, surface, task } = input;
+  const { startedAt, stopReason, error, requests, turns, trial, finalState, failedMs } = parts;
   // Counted once per surface payload (before a run's trials, in a worker: src/cost/schema-cost.ts).
   const cost = schemaCost(surface.payload);
-  const finalState: Record<string, Json> = {};
-  for (const [name, view] of Object.entries(domain.views)) finalState[name] = view(state);
   // Built field by field in schema order, with every part already normalised
   // (normalize.ts): the zod schema would cost more than the rest of a replayed
   // trial. The cheap structural check guards the result; anything it rejects
@@ -125,7 +197,7 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
     task: task.id,
     kind: task.kind,
     trial: input.trial,
-    status: error ? 'errored' : 'completed',
+    status: stopReason === 'errored' ? 'errored' : 'completed',
     error,
     stop_reason: stopReason,
     requests,
@@ -138,8 +210,8 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
       input_tokens: turns.reduce((sum, turn) => sum + turn.usage.input_tokens, 0),
       output_tokens: turns.reduce((sum, turn) => sum + turn.usage.output_tokens, 0),
     },
-    // Model latency only: tool time is on each call, and replay keeps this deterministic.
-    latency_ms: turns.reduce((sum, turn) => sum + turn.latency_ms, 0),
+    // Model latency only (plus a failed request's attempts): tool time is on each call, and replay keeps this deterministic.
+    latency_ms: turns.reduce((sum, turn) => sum + turn.latency_ms, 0) + failedMs,
     schema_tokens: cost.tokens,
     schema_bytes: cost.bytes,
     started_at: startedAt,
@@ -148,6 +220,17 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
     success: null,
   };
   return isTrialRecordShape(record) ? record : TrialRecord.parse(record);
+}
+
+/**
+ * The server refused a later request because of the conversation the model
+ * produced (a `request`-scoped failure after at least one answered turn):
+ * the model's doing, so the trial is scored on the turns received rather
+ * than excluded as a provider failure. The first request carries only the
+ * task and the surface, so a refusal there is the provider's (errored).
+ */
+export function conversationRejected(turn: number, error: NonNullable<TrialRecord['error']>): boolean {
+  return turn > 0 && error.scope === 'request';
 }
 
 interface CallContext extends Omit<TrialInput, 'registry' | 'trial'> {
@@ -179,13 +262,33 @@ function callRecord(
   };
 }
 
+/** Routing and the input-schema check of a proposal, as the graders read them. */
+function checkProposal(proposal: ToolCallProposal, surface: ResolvedSurface, registry: Registry<unknown>) {
+  const routed = routeProposal(proposal, surface);
+  const schemaValid = routed.exposed && routed.callArgs && registry.has(routed.exposed.tool)
+    ? registry.checkInput(routed.exposed.tool, routed.callArgs).ok
+    : null;
+  return { routed, schemaValid };
+}
+
+/**
+ * A proposal made once the trial had reached `max_calls`: routed and
+ * schema-checked like any other (so it is scored), never invoked, marked
+ * `not_executed`. The model never sees its outcome.
+ */
+function notExecuted(proposal: ToolCallProposal, turn: number, surface: ResolvedSurface, registry: Registry<unknown>, maxCalls: number): CallRecord {
+  const { routed, schemaValid } = checkProposal(proposal, surface, registry);
+  const error = { code: 'not_executed', category: 'policy' as const, message: `not executed: the trial had reached max_calls (${maxCalls})`, retryable: false, details: { reason: 'max_calls' } };
+  return {
+    ...callRecord({ turn, proposal, parsed: routed.parsed, routing: routed.routing }, { schema_valid: routed.parsed ? schemaValid : false, outcome: { ok: false, error } }),
+    not_executed: 'max_calls',
+  };
+}
+
 /** Route, apply faults and approvals, invoke, and judge the effects of one proposal. */
 async function executeProposal(proposal: ToolCallProposal, turn: number, context: CallContext): Promise<CallRecord> {
-  const routed = routeProposal(proposal, context.surface);
+  const { routed, schemaValid } = checkProposal(proposal, context.surface, context.registry);
   const base = { turn, proposal, parsed: routed.parsed, routing: routed.routing };
-  const schemaValid = routed.exposed && routed.callArgs && context.registry.has(routed.exposed.tool)
-    ? context.registry.checkInput(routed.exposed.tool, routed.callArgs).ok
-    : null;
   if (routed.error || routed.routing.kind !== 'resolved' || !routed.callArgs) {
     return callRecord(base, { schema_valid: routed.parsed ? schemaValid : false, outcome: { ok: false, error: normalToolError(routed.error!) } });
   }

@@ -26,9 +26,15 @@ export const CassetteLine = z.strictObject({
   messages_hash: z.string().optional(),
   /** A free label, e.g. `synthetic: careful`. Shipped fixtures say they are synthetic. */
   label: z.string().optional(),
-  response: ModelTurn,
-});
+  /** The model's turn; absent when the recorded request failed (then `error` says how). */
+  response: ModelTurn.optional(),
+  /** The provider failure a recorded request ended in (redacted, as in the trial record): replay reproduces it. */
+  error: z.strictObject({ status: z.number().nullable(), message: z.string(), retryable: z.boolean(), scope: z.enum(['run', 'request']).optional() }).optional(),
+}).refine((line) => (line.response === undefined) !== (line.error === undefined), { message: 'a cassette line has either a response or an error', path: ['response'] });
 export type CassetteLine = z.infer<typeof CassetteLine>;
 
 /** `CassetteLine.parse` would accept the value unchanged (a cassette's lines are checked at load; any other goes through the schema). */
-export const isCassetteLineShape = shapeCheck(CassetteLine);
+const structural = shapeCheck(CassetteLine);
+// The structural check does not see the refinement: a line holds exactly one of response and error.
+export const isCassetteLineShape = (value: unknown): value is CassetteLine =>
+  structural(value) && ((value as CassetteLine).response === undefined) !== ((value as CassetteLine).error === undefined);

@@ -97,5 +97,7 @@ export const Comparison = z.object({
   sections: z.array(CompareSection),
   heldout_check: HeldoutCheck,
   noise_floor: z.array(NoiseFloor),
+  /** Reasons not to trust the verdicts as they stand (e.g. too few tasks). */
+  warnings: z.array(z.string()).default([]),
 });
 export type Comparison = z.infer<typeof Comparison>;

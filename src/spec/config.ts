@@ -7,6 +7,9 @@ export const Price = z.strictObject({
 });
 export type Price = z.infer<typeof Price>;
 
+/** Longest per-attempt timeout a preset may ask for: 24 h (the SDK backstop timer is twice that plus 1 s, still below 2^31 − 1 ms). */
+export const MAX_TIMEOUT_MS = 86_400_000;
+
 /** A named provider preset (e.g. a local OpenAI-compatible server). */
 export const ProviderPreset = z.strictObject({
   kind: z.enum(['openai', 'openai-responses', 'openai-compatible', 'anthropic']),
@@ -14,10 +17,18 @@ export const ProviderPreset = z.strictObject({
   base_url: z.string().optional(),
   /** Name of the environment variable holding the key (never the key itself). */
   api_key_env: z.string().optional(),
+  /** May be below 1 (0.5 = one request every two minutes). */
   requests_per_minute: z.number().positive().optional(),
   concurrency: z.number().int().positive().optional(),
-  timeout_ms: z.number().int().positive().optional(),
+  /** Per attempt; at most a day, so every timer the adapters arm stays within what Node can wait (2^31 − 1 ms). */
+  timeout_ms: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
   max_retries: z.number().int().nonnegative().optional(),
+  /**
+   * JSON Schema keywords left out of the tools payload sent to this server
+   * (e.g. `[pattern]` for a llama.cpp that cannot compile a pattern into a
+   * grammar); calls are still validated against the full schema.
+   */
+  drop_schema_keywords: z.array(z.string().min(1)).optional(),
 });
 export type ProviderPreset = z.infer<typeof ProviderPreset>;
 
@@ -29,6 +40,12 @@ export const GateConfig = z.strictObject({
   min_argument_validity: z.number().min(0).max(1).default(0.9),
   /** A task × surface JUnit case fails when its trials' success rate is below this. */
   junit_min_success: z.number().min(0).max(1).default(0.5),
+  /** Which paired tasks the task_success drop is measured on (docs/metrics.md §4). */
+  split: z.enum(['heldout', 'train', 'all']).default('heldout'),
+  /** The drop the gate should be able to detect; a gate whose smallest detectable drop is larger warns (or fails, with require_power). */
+  detect_drop: z.number().gt(0).max(1).default(0.1),
+  /** Fail the drop check when the gate is underpowered (it could not detect a drop of `detect_drop`). */
+  require_power: z.boolean().default(false),
 });
 export type GateConfig = z.infer<typeof GateConfig>;
 
@@ -52,9 +69,11 @@ export const ProjectConfig = z.strictObject({
      * when every provider is offline (replay, scripted) and nothing is recorded.
      */
     tool_time: z.enum(['auto', 'real', 'simulated']).default('auto'),
+    /** Stop a run whose provider failures will not heal (src/solve/early-stop.ts); false runs every planned trial anyway. */
+    early_stop: z.boolean().optional(),
   }).default({ providers: ['replay'], trials: 3, concurrency: 8, split: 'all', out: 'results', tool_time: 'auto' }),
   providers: z.record(z.string(), ProviderPreset).default({}),
   prices: z.record(z.string(), Price).default({}),
-  gate: GateConfig.default({ max_task_success_drop: 'noise', max_unsafe_side_effects: 0, min_argument_validity: 0.9, junit_min_success: 0.5 }),
+  gate: GateConfig.default({ max_task_success_drop: 'noise', max_unsafe_side_effects: 0, min_argument_validity: 0.9, junit_min_success: 0.5, split: 'heldout', detect_drop: 0.1, require_power: false }),
 });
 export type ProjectConfig = z.infer<typeof ProjectConfig>;

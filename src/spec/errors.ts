@@ -36,17 +36,45 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * How far a provider failure reaches, beyond this attempt:
+ * - `run`: no request of this provider will succeed (bad key 401/403, unknown
+ *   model, rate-limit retry budget spent) — the run stops early;
+ * - `request`: the server refuses this request's content every time (400,
+ *   422, an identical 500 twice) — another conversation may pass.
+ */
+export type FailureScope = 'run' | 'request';
+
 /** A failed provider call. Never contains request headers or keys. */
 export class ProviderError extends Error {
   readonly status: number | null;
   readonly retryable: boolean;
   /** Seconds the server asked us to wait (from `retry-after`), if any. */
   readonly retryAfterSeconds: number | null;
-  constructor(message: string, options: { status?: number | null; retryable: boolean; retryAfterSeconds?: number | null; cause?: unknown }) {
+  /** Null: transient as far as we know (timeouts, 503s that ran out of retries). */
+  readonly scope: FailureScope | null;
+  /** Wall time spent on the failed call's attempts and backoff, when measured. */
+  readonly elapsedMs: number | null;
+  constructor(message: string, options: { status?: number | null; retryable: boolean; retryAfterSeconds?: number | null; cause?: unknown; scope?: FailureScope | null; elapsedMs?: number | null }) {
     super(message, { cause: options.cause });
     this.name = 'ProviderError';
     this.status = options.status ?? null;
     this.retryable = options.retryable;
     this.retryAfterSeconds = options.retryAfterSeconds ?? null;
+    this.scope = options.scope ?? null;
+    this.elapsedMs = options.elapsedMs ?? null;
+  }
+}
+
+/**
+ * A tool's environment failed — an MCP server died or could not start, a
+ * transport or protocol failure. Not the model's doing and not a tool
+ * answer: the registry lets it through and the trial is recorded as
+ * errored, never scored as a model miss.
+ */
+export class ToolEnvironmentError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ToolEnvironmentError';
   }
 }

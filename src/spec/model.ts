@@ -91,13 +91,33 @@ export interface ProposeOptions {
   signal?: AbortSignal;
   /** Position of this request in the run (used by replay and by recorders). */
   key?: TurnKey;
+  /** Told of each retried attempt as it happens (the CLI prints them). */
+  onRetry?(note: { attempt: number; failure: string; waitedMs: number }): void;
 }
 
-/** A provider adapter: one method (SPEC §6). Everything wire-specific stays inside it. */
+/** Why a request cannot be answered without calling the model (replay: missing or stale turn). */
+export interface ProviderProblem {
+  kind: string;
+  message: string;
+}
+
+/**
+ * A provider adapter: one method (SPEC §6). Everything wire-specific stays
+ * inside it. The optional members are declared capabilities: the runner
+ * reads them, never probes for methods by name.
+ */
 export interface Provider {
   /** Stable id for results, e.g. `openai`, `anthropic`, `replay`. */
   readonly id: string;
   /** Model name as reported in results. */
   readonly model: string;
   propose(request: ModelRequest, options?: ProposeOptions): Promise<ModelTurn>;
+  /** No live model behind it (replay, scripted): tool time may be simulated, nothing is paid. */
+  readonly offline?: boolean;
+  /** Its turns are synthetic fixtures, not a real model's behaviour (reports say so). */
+  readonly synthetic?: boolean;
+  /** Say, without answering, whether a request could be answered (the runner's pre-flight; replay). */
+  check?(request: ModelRequest, key: TurnKey): ProviderProblem | null;
+  /** Input tokens the tool definitions alone cost on `model`, from the provider's own count API. */
+  countSchemaTokens?(model: string, tools: readonly ToolDefinition[]): Promise<number>;
 }

@@ -15,6 +15,8 @@ export const Constraint = z.union([
   z.strictObject({ one_of: z.array(Json).min(1) }),
   z.strictObject({ contains: z.string() }),
   z.strictObject({ any: z.literal(true) }),
+  /** Omitted, or equal to this value (the tool's default): `limit: {default: 5}`. */
+  z.strictObject({ default: Json }),
   Json,
 ]);
 export type Constraint = z.infer<typeof Constraint>;
@@ -48,6 +50,10 @@ export const Fault = z.strictObject({
 });
 export type Fault = z.infer<typeof Fault>;
 
+/** What a must-abstain answer must ask about: any of these words (case-insensitive), or a pattern. */
+export const AskAbout = z.union([z.array(z.string().min(1)).min(1), z.strictObject({ regex: z.string() })]);
+export type AskAbout = z.infer<typeof AskAbout>;
+
 export const Expect = z.strictObject({
   action: z.string().optional(),
   abstain: z.literal(true).optional(),
@@ -62,6 +68,11 @@ export const Expect = z.strictObject({
   evidence: z.array(z.string()).optional(),
   /** For abstain tasks: the answer should ask the user for missing information. */
   ask: z.boolean().optional(),
+  /**
+   * For abstain tasks: what the question must be about (implies `ask: true`).
+   * Without it any question counts as asking.
+   */
+  ask_about: AskAbout.optional(),
   /** Minimum number of calls the task needs (for unnecessary_calls); derived when absent. */
   min_calls: z.number().int().nonnegative().optional(),
 });

@@ -34,6 +34,13 @@ export const CallRecord = z.object({
   /** Was an approval for exactly these arguments present when invoked? */
   approved: z.boolean().default(false),
   latency_ms: z.number().nonnegative().default(0),
+  /**
+   * Set when the proposal was never executed, and why: `max_calls` — the
+   * trial had reached its call limit. It is still scored (selection,
+   * argument validity, safety); its outcome is a `not_executed` error the
+   * model never saw.
+   */
+  not_executed: z.enum(['max_calls']).optional(),
 });
 export type CallRecord = z.infer<typeof CallRecord>;
 
@@ -71,9 +78,14 @@ export const TrialRecord = z.object({
   kind: TaskKind,
   trial: z.number().int().nonnegative(),
   status: TrialStatus,
-  /** Provider failure (status errored): never scored as a model miss. */
-  error: z.object({ status: z.number().nullable(), message: z.string(), retryable: z.boolean() }).nullable().default(null),
-  stop_reason: z.enum(['answered', 'max_turns', 'max_calls', 'errored']),
+  /**
+   * Provider failure. With status `errored` it is never scored as a model
+   * miss; with stop_reason `rejected` (status completed) the server refused
+   * a later turn of the conversation the model produced, and the trial is
+   * scored on the turns received. `scope`: see FailureScope (absent = transient).
+   */
+  error: z.object({ status: z.number().nullable(), message: z.string(), retryable: z.boolean(), scope: z.enum(['run', 'request']).optional() }).nullable().default(null),
+  stop_reason: z.enum(['answered', 'max_turns', 'max_calls', 'errored', 'rejected']),
   requests: z.array(RequestSummary),
   turns: z.array(ModelTurn),
   calls: z.array(CallRecord),

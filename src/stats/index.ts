@@ -14,3 +14,5 @@ export type { MinimumDetectableEffectOptions } from './mde.ts';
 export { createRandom, xoshiro128StarStar } from './random.ts';
 export { quantile } from './quantile.ts';
 export { normalQuantile } from './normal.ts';
+export { pairsToDetect, moreTasksToDetect } from './sample-size.ts';
+export type { PairedCounts } from './sample-size.ts';

@@ -76,8 +76,9 @@ describe('createAggregator', () => {
     expect(train.unsafe_proposals).toEqual({ count: 1, n: 5 });
     expect(train.unsafe_side_effects).toEqual({ count: 0, n: 0 });
     // Two errors seen: t-write's approval_required, then the model asked (good);
-    // the malformed call's invalid_arguments, then no fix attempted (not good).
-    expect(train.recovery_rate).toMatchObject({ value: 0.5, n: 2 });
+    // the malformed call's invalid_arguments in a must-abstain task, then no further call:
+    // dropping it is the right move there (rule stop, issue 16 item 7), so good too.
+    expect(train.recovery_rate).toMatchObject({ value: 1, n: 2 });
     // unnecessary: none of the trials exceeds its minimum except the abstain trial with a call (1 > 0)
     expect(train.unnecessary_calls).toEqual({ count: 1, n: 7 });
     expect(train.abstentions).toEqual({ answered: 1, asked_for_information: 1, malformed_call: 1 });

@@ -36,6 +36,18 @@ describe('toolmark gate (exit codes through the CLI)', () => {
     expect(result.stdout).toMatch(/^PASS .*unsafe_side_effects 0 ≤ max 0$/m);
     expect(result.stdout).toMatch(/^PASS .*argument_validity 1\.000 ≥ min 0\.900/m);
     expect(result.stdout).toContain('gate passed: 3 thresholds met');
+    // The split is said at run time, and a gate that could not see a drop of 0.1 says so (issue 16 items 10, 11).
+    expect(result.stdout).toMatch(/^gate: same against baseline base; task_success drop measured on held-out tasks only \(gate\.split: heldout, the default\)$/m);
+    expect(result.stdout).toMatch(/^warn {2}.*underpowered — with 6 paired held-out trials the gate can detect only a drop of 0\.\d+ or more .* needs about \d+ pairs; set gate\.require_power: true to fail such a gate$/m);
+  });
+
+  it('fails (exit 1) an underpowered gate with gate.require_power: true', () => {
+    const strict = projectRoot('v: 1\ngate:\n  require_power: true\n');
+    writeRun(strict, 'base', baseline);
+    writeRun(strict, 'same', revision);
+    const result = gate(strict, 'same', '--baseline', 'base');
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^FAIL .*n = 6 pairs — underpowered \(gate\.require_power\)$/m);
   });
 
   it('fails (exit 1) when held-out task_success drops beyond the noise floor', () => {

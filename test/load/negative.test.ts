@@ -32,6 +32,9 @@ const CASES: { name: string; at: string; message: string }[] = [
   { name: 'abstain-without-abstain', at: 'suites/notes/tasks/abstain.yaml:7:7', message: 'a must-abstain task needs expect.abstain: true' },
   { name: 'unknown-fault-action', at: 'suites/notes/tasks/fault.yaml:8:19', message: 'tasks[0].faults[0].action: unknown action "note.gett"' },
   { name: 'unknown-parameter', at: 'suites/notes/surfaces/param.yaml:5:7', message: 'unknown parameter "noteid" (expected one of note_id); did you mean note_id?' },
+  { name: 'ask-about-in-must-call', at: 'suites/notes/tasks/ask.yaml:8:18', message: 'tasks[0].expect.ask_about: ask_about is for a task that should ask instead of calling; this is a must-call task' },
+  { name: 'bad-ask-about-regex', at: 'suites/notes/tasks/ask.yaml:8:27', message: 'tasks[0].expect.ask_about.regex: regex does not compile' },
+  { name: 'default-constraint-typo', at: 'suites/notes/tasks/typo.yaml:9:18', message: 'unknown constraint operator "defualt"' },
   { name: 'unknown-argument', at: 'suites/notes/tasks/unknown-argument.yaml:8:21', message: 'action note.get has no argument "note" (expected one of note_id); did you mean note_id?' },
 ];
 

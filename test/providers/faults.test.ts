@@ -55,15 +55,38 @@ describe.each(ADAPTERS)('$wire faults', (adapter) => {
     expect(turn.warnings.join('\n')).toMatch(/retried after 3 ms/);
   });
 
-  it('500 until retries run out → ProviderError with status 500', async () => {
-    const { server, provider } = await setup(adapter, sequence(error(500, 'error-500')), { maxRetries: 2 });
+  it('503 until retries run out → ProviderError with status 503', async () => {
+    const { server, provider } = await setup(adapter, sequence(error(503, 'error-500')), { maxRetries: 2 });
     const thrown = await failure(provider.propose(sampleRequest()));
     expect(server.requests).toHaveLength(3);
-    expect(thrown.status).toBe(500);
+    expect(thrown.status).toBe(503);
     expect(thrown.retryable).toBe(true);
-    expect(thrown.message).toMatch(/HTTP 500: .*(server|Internal)/);
+    expect(thrown.scope).toBeNull();
+    expect(thrown.message).toMatch(/HTTP 503: .*(server|Internal)/);
     expect(thrown.message).toMatch(/after 3 attempts/);
     expect(thrown.message).not.toContain(SENTINEL_KEY);
+  });
+
+  it('the same 500 twice is the request, not a hiccup: not retried a third time', async () => {
+    const { server, provider } = await setup(adapter, sequence(error(500, 'error-500')), { maxRetries: 3 });
+    const thrown = await failure(provider.propose(sampleRequest()));
+    expect(server.requests).toHaveLength(2);
+    expect(thrown.status).toBe(500);
+    expect(thrown.retryable).toBe(false);
+    expect(thrown.scope).toBe('request');
+    expect(thrown.message).toMatch(/after 2 attempts\); the same 500 twice, so not retried again/);
+  });
+
+  it('a 500 followed by success is retried as before', async () => {
+    const { server, provider } = await setup(adapter, sequence(error(500, 'error-500'), ok()), { maxRetries: 3 });
+    await provider.propose(sampleRequest());
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('401 is a failure of the whole run (scope run)', async () => {
+    const { provider } = await setup(adapter, sequence(error(401, adapter.wire === 'anthropic' ? 'error-400' : 'error-500')));
+    const thrown = await failure(provider.propose(sampleRequest()));
+    expect(thrown).toMatchObject({ status: 401, retryable: false, scope: 'run' });
   });
 
   it('a non-retryable 4xx fails at once', async () => {

@@ -7,8 +7,8 @@ import { createReplayProviders } from '../../providers/replay/index.ts';
 import { ScriptedProvider, callTurn, textTurn } from '../../providers/scripted.ts';
 import { executeRun, planTrials } from '../../src/solve/index.ts';
 import { readTrials } from '../../src/run-folder/index.ts';
-import { CassetteLine } from '../../src/spec/index.ts';
-import type { TrialRecord } from '../../src/spec/index.ts';
+import { CassetteLine, ProviderError } from '../../src/spec/index.ts';
+import type { Provider, TrialRecord } from '../../src/spec/index.ts';
 import { makeTask, notesRunDomain } from '../solve/fixtures/notes-domain.ts';
 
 const writer = { permissions: ['note:read', 'note:write'] };
@@ -52,6 +52,35 @@ async function records(dir: string): Promise<Record<string, unknown>> {
 }
 
 describe('recording provider', () => {
+  it('records a failed request as its error, and replay shows the original failure (not "no turn … re-record")', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'toolmark-record-error-'));
+    const replayed = mkdtempSync(path.join(tmpdir(), 'toolmark-replay-error-'));
+    dirs.push(dir, replayed);
+    const cassette = path.join(dir, 'recorded.jsonl');
+    const failing = new ScriptedProvider(() => {
+      throw new ProviderError('openai chat gpt-test: HTTP 500: Failed to parse tool call arguments as JSON (after 2 attempts)', { status: 500, retryable: false, scope: 'request' });
+    }, { id: 'openai', model: 'gpt-test' });
+    const plan = (provider: Provider) => planTrials([notesRunDomain(tasks.slice(0, 1))], [provider], { split: 'all', trials: 1 });
+    await executeRun({ runDir: dir, plan: plan(recordingProvider(failing, createCassetteWriter(cassette))), concurrency: 1 });
+    const lines = readFileSync(cassette, 'utf8').trimEnd().split('\n').map((text) => CassetteLine.parse(JSON.parse(text)));
+    expect(lines.every((line) => line.response === undefined && line.error?.status === 500 && line.error.scope === 'request')).toBe(true);
+
+    const [replay] = createReplayProviders([cassette], { root: '/' });
+    await executeRun({ runDir: replayed, plan: plan(replay!), concurrency: 1 });
+    for await (const record of readTrials(replayed)) {
+      expect(record.status).toBe('errored');
+      expect(record.error).toMatchObject({ status: 500, retryable: false, scope: 'request' });
+      expect(record.error!.message).toMatch(/^replayed failure \(.*recorded\.jsonl:\d+\): openai chat gpt-test: HTTP 500: Failed to parse tool call arguments as JSON/);
+    }
+  });
+
+  it('a cassette line with both a response and an error, or neither, is refused', () => {
+    const base = { v: 1, provider: 'p', model: 'm', key: { domain: 'd', task: 't', surface: 's', trial: 0, turn: 0 } };
+    expect(CassetteLine.safeParse(base).success).toBe(false);
+    expect(CassetteLine.safeParse({ ...base, response: { text: 'x' }, error: { status: null, message: 'e', retryable: false } }).success).toBe(false);
+    expect(CassetteLine.safeParse({ ...base, error: { status: null, message: 'e', retryable: false } }).success).toBe(true);
+  });
+
   it('writes one cassette line per turn, with key and request hash, and nothing else', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'toolmark-record-'));
     dirs.push(dir);

@@ -88,7 +88,7 @@ const ROWS: Row[] = [
   { name: 'cassette-bad-json', at: 'cassettes/c.jsonl:2', message: 'invalid JSON', args: REPLAY },
   { name: 'cassette-not-jsonl', at: 'cassettes/c.jsonl:1', message: 'invalid JSON', args: REPLAY },
   { name: 'cassette-missing-key', at: 'cassettes/c.jsonl:1', message: 'key: Invalid input: expected object, received undefined', args: REPLAY },
-  { name: 'cassette-missing-response', at: 'cassettes/c.jsonl:1', message: 'response: Invalid input', args: REPLAY },
+  { name: 'cassette-missing-response', at: 'cassettes/c.jsonl:1', message: 'response: a cassette line has either a response or an error', args: REPLAY },
   { name: 'cassette-version', at: 'cassettes/c.jsonl:1', message: 'v: Invalid input: expected 1', args: REPLAY },
   { name: 'cassette-arguments-object', at: 'cassettes/c.jsonl:1', message: 'response.tool_calls.0.arguments: Invalid input: expected string', args: REPLAY },
   { name: 'cassette-negative-turn', at: 'cassettes/c.jsonl:1', message: 'key.turn: Too small', args: REPLAY },

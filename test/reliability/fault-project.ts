@@ -51,12 +51,13 @@ export function faultTasks(faults: { name: string; limits?: { max_calls: number;
 }
 
 /** The scratch project, with a `fake` preset (key from KEY_VARIABLE, short timeout, one retry). */
-export async function faultProject(name: string, serverUrl: string, tasksYaml: string, options: { timeoutMs?: number; maxRetries?: number } = {}): Promise<{ root: string; dispose(): Promise<void> }> {
+export async function faultProject(name: string, serverUrl: string, tasksYaml: string, options: { timeoutMs?: number; maxRetries?: number; earlyStop?: boolean } = {}): Promise<{ root: string; dispose(): Promise<void> }> {
   const project = await materialize(null, name);
   await writeFile(path.join(project.root, 'toolmark.config.yaml'), [
     'v: 1',
     'domains: [notes]',
-    'run: { trials: 1, concurrency: 8 }',
+    // These projects fail on purpose, trial by trial: early stop only where a test asks for it.
+    `run: { trials: 1, concurrency: 8, early_stop: ${options.earlyStop ?? false} }`,
     'providers:',
     '  fake:',
     '    kind: openai-compatible',

@@ -154,7 +154,10 @@ describe('provider faults through toolmark run', () => {
     const record = trial('calls-forever-max-calls');
     expect(record.status).toBe('completed');
     expect(record.stop_reason).toBe('max_calls');
-    expect(record.calls).toHaveLength(3);
+    // Three ran; the fourth turn's proposal is recorded (scored), never executed.
+    expect(record.calls).toHaveLength(4);
+    expect(record.calls.filter((call) => call.not_executed === undefined)).toHaveLength(3);
+    expect(record.calls[3]!.not_executed).toBe('max_calls');
     expect(record.turns).toHaveLength(4);
     expect(record.success).toBe(false);
   });
@@ -168,10 +171,11 @@ describe('provider faults through toolmark run', () => {
     expect(record.success).toBe(false);
   });
 
-  it('six calls in one turn with max_calls 2: two run, the rest are dropped', () => {
+  it('six calls in one turn with max_calls 2: two run, the rest are recorded as not executed', () => {
     const record = trial('many-calls-in-one-turn');
     expect(record.stop_reason).toBe('max_calls');
-    expect(record.calls).toHaveLength(2);
+    expect(record.calls).toHaveLength(6);
+    expect(record.calls.map((call) => call.not_executed ?? 'ran')).toEqual(['ran', 'ran', 'max_calls', 'max_calls', 'max_calls', 'max_calls']);
   });
 
   it('provider failures are excluded from every rate; model misses are counted', () => {

@@ -1,33 +1,30 @@
 /**
- * Opens the HTML report of a fixture run in headless Chromium (Debian's
- * /usr/bin/chromium via playwright-core) and checks what a person would:
- * charts drawn, filters narrowing the trial list, a trial opening, and a
- * screenshot saved under results/. Fails — never skips — without Chromium.
+ * Opens the HTML report of a fixture run in headless Chromium (the npm-installed
+ * one, see test/helpers/browser.ts) and checks what a person would: charts
+ * drawn, filters narrowing the trial list, a trial opening, and a screenshot
+ * saved under results/. Fails — never skips — without Chromium.
  */
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderRunReports } from '../../src/report/index.ts';
 import { GateConfig } from '../../src/spec/index.ts';
+import { launchBrowser, type LaunchedBrowser } from '../helpers/browser.ts';
 import { writeFixtureRun } from './fixture-run.ts';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = resolve('results/report-screenshot.png');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let workDir: string;
-let context: BrowserContext;
+let browser: LaunchedBrowser;
 let page: Page;
 const pageErrors: string[] = [];
 const requests: string[] = [];
 let expected: { total: number; failed: number; typedErrored: number; wideMustCall: number };
 
 beforeAll(async () => {
-  expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: install it with apt-get install -y chromium (.ci/run does)`).toBe(true);
   workDir = await mkdtemp(join(tmpdir(), 'toolmark-browser-'));
   const runDir = join(workDir, 'run');
   const { records } = await writeFixtureRun(runDir, { synthetic: true });
@@ -38,17 +35,15 @@ beforeAll(async () => {
     wideMustCall: records.filter((record) => record.surface === 'wide-v1' && record.kind === 'must-call').length,
   };
   const { html } = await renderRunReports(runDir, { gate: GateConfig.parse({}) });
-  context = await chromium.launchPersistentContext(join(workDir, 'profile'), {
-    executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1360, height: 900 },
-  });
-  page = await context.newPage();
+  browser = await launchBrowser();
+  page = await browser.context.newPage();
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('request', (request) => requests.push(request.url()));
   await page.goto(pathToFileURL(html).href);
-}, 60_000);
+}, 180_000); // the first launch unpacks Chromium (~190 MB)
 
 afterAll(async () => {
-  await context?.close();
+  await browser?.close();
   if (workDir) await rm(workDir, { recursive: true, force: true });
 });
 
@@ -127,8 +122,14 @@ describe('report.html in a browser', () => {
  * into a temporary folder: the issue's acceptance check. It fails, with the
  * runner's own message, when the example cannot run.
  */
+/** The shipped revisions `toolmark compare` reviews: output folder, A, B. */
+const COMPARES = [['compare-tickets', 'typed-v2', 'typed-v3'], ['compare-billing', 'namespaced-v1', 'namespaced-v2']] as const;
+const SCREENSHOTS = resolve('docs/screenshots');
+/** Committed screenshots show the top of each page (small PNGs); the test's temp folder keeps the full pages. */
+const TOP_HEIGHT = { 1366: 1700, 390: 2200 } as const;
+
 describe('report.html of the shipped example run', () => {
-  let exampleContext: BrowserContext;
+  let exampleBrowser: LaunchedBrowser;
   let examplePage: Page;
   let exampleDir: string;
 
@@ -139,16 +140,21 @@ describe('report.html of the shipped example run', () => {
     const run = await promisify(execFile)('node', [resolve('bin/toolmark.js'), 'run', '--root', resolve('.'), '--out', exampleDir, '--run-id', 'example'], { maxBuffer: 64 * 1024 * 1024 })
       .then(() => null, (error: { stderr?: string; message: string }) => error.stderr || error.message);
     expect(run, 'the example run (npm start) failed').toBeNull();
-    exampleContext = await chromium.launchPersistentContext(join(exampleDir, 'profile'), {
-      executablePath: CHROMIUM, headless: true, args: ARGS, viewport: { width: 1360, height: 900 },
-    });
-    examplePage = await exampleContext.newPage();
+    // The two shipped revisions, reviewed as a pull request would: compare.html, report.md, the job summary.
+    for (const [out, a, b] of COMPARES) {
+      const compared = await promisify(execFile)('node', [resolve('bin/toolmark.js'), 'compare', `${join(exampleDir, 'example')}:${a}`, `${join(exampleDir, 'example')}:${b}`, '--root', resolve('.'), '--out', join(exampleDir, out), '--job-summary'],
+        { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GITHUB_STEP_SUMMARY: join(exampleDir, 'step-summary.md') } })
+        .then(() => null, (error: { stderr?: string; message: string }) => error.stderr || error.message);
+      expect(compared, `toolmark compare ${a} ${b} failed`).toBeNull();
+    }
+    exampleBrowser = await launchBrowser();
+    examplePage = await exampleBrowser.context.newPage();
     examplePage.on('pageerror', (error) => pageErrors.push(error.message));
     await examplePage.goto(pathToFileURL(join(exampleDir, 'example', 'report.html')).href);
   }, 180_000);
 
   afterAll(async () => {
-    await exampleContext?.close();
+    await exampleBrowser?.close();
     if (exampleDir) await rm(exampleDir, { recursive: true, force: true });
   });
 
@@ -173,4 +179,62 @@ describe('report.html of the shipped example run', () => {
     await mkdir('results', { recursive: true });
     await examplePage.screenshot({ path: resolve('results/report-example-screenshot.png'), fullPage: true });
   });
+
+  it('reviews typed-v2 → typed-v3 in compare.html: verdict, surface diff, flipped tasks side by side', async () => {
+    const page = await exampleBrowser.context.newPage();
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    await page.goto(pathToFileURL(join(exampleDir, 'compare-tickets', 'compare.html')).href);
+    await expect(page.locator('#decision .decision-label').textContent()).resolves.toBe('Likely overfit');
+    // The renamed preview tool and its word-level description diff.
+    await expect(page.locator('#surface').textContent()).resolves.toContain('renamed from preview_ticket_followup');
+    expect(await page.locator('#surface del').count()).toBeGreaterThan(5);
+    expect(await page.locator('#surface ins').count()).toBeGreaterThan(5);
+    // The first flipped task is open, links a changed tool, and shows A and B side by side.
+    const flip = page.locator('details.flip').first();
+    expect(await flip.getAttribute('open')).not.toBeNull();
+    const sides = await flip.locator('.pair').first().locator('.side').evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect()));
+    expect(sides).toHaveLength(2);
+    expect(sides[1]!.left).toBeGreaterThan(sides[0]!.right - 1);
+    await flip.locator('a.chip').first().click();
+    expect(await page.evaluate(() => location.hash)).toMatch(/^#tool-tickets-/);
+    expect(await page.locator('.chart svg').count()).toBe(2);
+    expect(requested.filter((url) => !url.startsWith('file:'))).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+
+  it('wrote both PR reports within the comment limit and appended them to the job summary', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const tickets = await readFile(join(exampleDir, 'compare-tickets', 'report.md'), 'utf8');
+    const billing = await readFile(join(exampleDir, 'compare-billing', 'report.md'), 'utf8');
+    for (const report of [tickets, billing]) {
+      expect(report.length).toBeLessThanOrEqual(65_536);
+      expect(report.split('\n')[2]).toMatch(/^### /);
+    }
+    expect(tickets).toContain('### ⚠️ Likely overfit');
+    expect(await readFile(join(exampleDir, 'step-summary.md'), 'utf8')).toBe(`${tickets}\n${billing}\n`);
+  });
+
+  for (const width of [1366, 390] as const) {
+    it(`fits both pages at ${width} px: no page-wide scroll, legends whole, screenshots saved`, async () => {
+      const page = await exampleBrowser.context.newPage();
+      await page.setViewportSize({ width, height: 900 });
+      await mkdir(SCREENSHOTS, { recursive: true });
+      for (const [name, file] of [['report', join(exampleDir, 'example', 'report.html')], ['compare', join(exampleDir, 'compare-tickets', 'compare.html')]] as const) {
+        await page.goto(pathToFileURL(file).href);
+        // Wide tables and charts scroll inside their card; the page itself never scrolls sideways.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width}`).toBeLessThanOrEqual(width);
+        const cutLegends = await page.locator('svg .role-legend text').evaluateAll((texts) => texts.map((text) => text.textContent ?? '').filter((label) => label.endsWith('…')));
+        expect(cutLegends, `${name}: legend labels cut`).toEqual([]);
+        await page.screenshot({ path: join(exampleDir, `${name}-${width}.png`), fullPage: true });
+        const height = Math.min(TOP_HEIGHT[width], await page.evaluate(() => document.documentElement.scrollHeight));
+        await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true, clip: { x: 0, y: 0, width, height } });
+        expect((await stat(join(SCREENSHOTS, `${name}-${width}.png`))).size).toBeGreaterThan(10_000);
+      }
+      await page.close();
+      // Full-page screenshots of a 5,000-trial report take a while on a shared machine.
+    }, 300_000);
+  }
 });

@@ -1,38 +1,24 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startSlowChatServer } from '../helpers/slow-chat-server.ts';
 
 // SIGINT on a real process: a slow local OpenAI-compatible server keeps
 // trials in flight long enough to interrupt the run between them.
 const root = path.resolve(import.meta.dirname, '../..');
 let out: string;
-let server: ReturnType<typeof createServer>;
+let server: Awaited<ReturnType<typeof startSlowChatServer>>;
 let url: string;
 
 beforeEach(async () => {
   out = mkdtempSync(path.join(tmpdir(), 'toolmark-sigint-'));
-  server = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      setTimeout(() => {
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({
-          id: 'x', object: 'chat.completion', created: 0, model: 'slow',
-          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'I cannot help with that.' } }],
-          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-        }));
-      }, 150);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  server = await startSlowChatServer(150, 'I cannot help with that.');
+  url = server.url;
 });
 afterEach(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await server.close();
   rmSync(out, { recursive: true, force: true });
 });
 

@@ -50,7 +50,8 @@ describe('toolmark run (CLI)', () => {
     expect(lines.every((line) => (JSON.parse(line) as TrialRecord).verdicts.length > 0)).toBe(true);
     const summary = Summary.parse(JSON.parse(readFileSync(path.join(runDir, 'summary.json'), 'utf8')));
     expect(summary.run_id).toBe('first');
-    expect(output.join('')).toMatch(/provider\s+surface\s+split/);
+    expect(output.join('')).toMatch(/surface\s+trials\s+success train\s+success held-out/);
+    expect(output.join('').trimEnd().split('\n').at(-1)).toMatch(/^report: .*first\/report\.html$/);
     expect(output.join('')).toContain('run first:');
   });
 

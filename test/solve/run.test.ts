@@ -99,7 +99,7 @@ describe('executeRun', () => {
   it('appends one scored line per trial and reports what it did', async () => {
     const dir = tempRun();
     const outcome = await executeRun({ runDir: dir, plan: plan(2), concurrency: 4, finish: (record) => ({ ...record, success: record.calls.length > 0 }) });
-    expect(outcome).toEqual({ planned: 16, skipped: 0, ran: 16, errored: 0, repairedBytes: 0, interrupted: false });
+    expect(outcome).toEqual({ planned: 16, skipped: 0, ran: 16, errored: 0, repairedBytes: 0, interrupted: false, stopped: null });
     const lines = readFileSync(path.join(dir, RUN_FILES.trials), 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(16);
     const list = await records(dir);

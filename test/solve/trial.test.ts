@@ -270,7 +270,10 @@ describe('runTrial: limits and provider errors', () => {
     const provider = new ScriptedProvider([twoCalls, twoCalls, twoCalls]);
     const record = await run(provider, task);
     expect(record.stop_reason).toBe('max_calls');
-    expect(record.calls).toHaveLength(3);
+    // The fourth proposal (second of turn 1) is recorded for scoring, never run.
+    expect(record.calls).toHaveLength(4);
+    expect(record.calls.map((call) => call.not_executed ?? 'ran')).toEqual(['ran', 'ran', 'ran', 'max_calls']);
+    expect(record.calls[3]!.outcome).toMatchObject({ ok: false, error: { code: 'not_executed', details: { reason: 'max_calls' } } });
     expect(provider.requests).toHaveLength(2);
   });
 

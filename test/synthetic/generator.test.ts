@@ -47,7 +47,7 @@ describe('synthetic cassette generator', () => {
     const byTrial = new Map<string, string[]>();
     for (const line of text.trimEnd().split('\n').map((raw) => CassetteLine.parse(JSON.parse(raw)))) {
       const key = `${line.key.task}/${line.key.trial}`;
-      byTrial.set(key, [...(byTrial.get(key) ?? []), JSON.stringify(line.response.tool_calls.map((call) => [call.name, call.arguments]))]);
+      byTrial.set(key, [...(byTrial.get(key) ?? []), JSON.stringify(line.response!.tool_calls.map((call) => [call.name, call.arguments]))]);
     }
     const perTask = new Map<string, Set<string>>();
     for (const [key, calls] of byTrial) {

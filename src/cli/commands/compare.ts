@@ -10,6 +10,7 @@ interface CompareFlags {
   root?: string;
   out?: string;
   seed?: string;
+  jobSummary?: boolean;
 }
 
 function splitOf(text: string | undefined): 'train' | 'heldout' | 'all' | undefined {
@@ -27,7 +28,6 @@ function seedOf(text: string | undefined): number | undefined {
 
 async function compareAction(first: string, second: string | undefined, flags: CompareFlags): Promise<void> {
   const path = await import('node:path');
-  const { mkdir, writeFile } = await import('node:fs/promises');
   const { loadConfig } = await import('../../load/config.ts');
   const aggregate = await import('../../aggregate/index.ts');
   const { readOptionalManifest, readTrials } = await import('../../run-folder/index.ts');
@@ -69,12 +69,19 @@ async function compareAction(first: string, second: string | undefined, flags: C
       runDir: ref.runDir,
       surface: ref.surface,
       synthetic: manifest?.providers.some((provider) => provider.synthetic) ?? false,
-      records: readTrials(ref.runDir),
+      records: () => readTrials(ref.runDir),
     };
   };
+  // compare.html and the PR report need the review (surface diff, transcripts); the terminal table alone does not.
+  const wantsReview = flags.out !== undefined || flags.jobSummary === true;
   let comparison;
+  let review: import('../../spec/index.ts').CompareReview | undefined;
   try {
-    comparison = await aggregate.compareSides(await input(refA), await input(refB), { split, seed });
+    const [sideA, sideB] = [await input(refA), await input(refB)];
+    if (wantsReview) {
+      review = await aggregate.buildCompareReview(sideA, sideB, await reviewProject(root, config.prices), { split, seed });
+      comparison = review.comparison;
+    } else comparison = await aggregate.compareSides({ ...sideA, records: sideA.records() }, { ...sideB, records: sideB.records() }, { split, seed });
   } catch (error) {
     if (error instanceof aggregate.MissingSurfaceError) {
       throw new ConfigError({ file: error.input.label, field: 'surface', message: error.message, expected: `one of: ${error.available.join(', ')}` });
@@ -86,18 +93,36 @@ async function compareAction(first: string, second: string | undefined, flags: C
       file: 'compare',
       message: comparison.pairing.split_trials
         ? `${refA.text} against itself pairs even with odd trials, and this run has no task with 2 or more completed trials`
-        : `${refA.text} and ${refB.text} share no completed (task, trial) to pair`,
+        : comparison.pairing.errored > 0
+          ? `${refA.text} and ${refB.text} have no (task, trial) completed on both sides: all ${comparison.pairing.errored} pairs were dropped because a trial errored (provider failures, nothing scored; the "Errors" section of each run's report.md names them)`
+          : `${refA.text} and ${refB.text} share no completed (task, trial) to pair`,
       expected: comparison.pairing.split_trials ? 'a run with --trials 2 or more, or two runs' : 'two runs or surfaces over the same tasks and trial numbers',
     });
   }
   const markdown = renderCompareMarkdown(comparison);
   process.stdout.write(flags.json ? `${JSON.stringify(comparison, null, 2)}\n` : markdown);
+  if (review === undefined) return;
+  const report = await import('../../report/compare-reports.ts');
   if (flags.out !== undefined) {
-    const out = path.resolve(flags.out);
-    await mkdir(out, { recursive: true });
-    await writeFile(path.join(out, 'comparison.json'), `${JSON.stringify(comparison, null, 2)}\n`);
-    // The PR-comment form: train and held-out, without the `all` split that repeats them.
-    await writeFile(path.join(out, 'report.md'), renderCompareMarkdown(comparison, { splits: ['train', 'heldout'] }));
+    const written = await report.writeCompareReports(flags.out, review);
+    process.stderr.write(`wrote ${written.json}, ${written.markdown} (PR comment) and ${written.html}\n`);
+  }
+  if (flags.jobSummary) {
+    const file = await report.appendJobSummary(review);
+    process.stderr.write(file ? `appended the report to the job summary ${file}\n` : '--job-summary: GITHUB_STEP_SUMMARY is not set, nothing appended\n');
+  }
+}
+
+/** The project's surfaces and tasks for the surface diff and transcripts; a note instead when it cannot be loaded. */
+async function reviewProject(root: string, prices: import('../../spec/index.ts').ProjectConfig['prices']): Promise<import('../../aggregate/index.ts').ReviewProject> {
+  const { loadProject } = await import('../../load/index.ts');
+  const { schemaCost: cost } = await import('../../cost/schema-cost.ts');
+  try {
+    const project = await loadProject(root);
+    return { surfaces: project.domains.flatMap((domain) => domain.surfaces), tasks: project.domains.flatMap((domain) => domain.tasks), prices, cost };
+  } catch (error) {
+    const reason = error instanceof ConfigError ? error.message.split('\n')[0] : String(error);
+    return { surfaces: null, tasks: null, prices, cost, notes: [`The project at ${root} could not be loaded (${reason}): no surface diff, no task messages.`] };
   }
 }
 
@@ -111,7 +136,8 @@ export function describe(program: Command, _setExitCode: (code: number) => void)
     .option('--run <run>', 'compare two surfaces of this run (A and B are surface ids)')
     .option('--split <split>', 'only this split: train | heldout | all (default: each of them)')
     .option('--json', 'print the comparison as JSON')
-    .option('--out <dir>', 'also write comparison.json and report.md into this folder')
+    .option('--out <dir>', 'also write comparison.json, report.md (a PR comment) and compare.html into this folder')
+    .option('--job-summary', 'append report.md to the CI job summary ($GITHUB_STEP_SUMMARY) when it is set')
     .option('--seed <n>', 'bootstrap seed (default 20240501)')
     .option('--root <dir>', 'project root (default: current folder); run ids resolve under its results folder')
     .action(async (a: string, b: string | undefined, flags: CompareFlags) => compareAction(a, b, flags));

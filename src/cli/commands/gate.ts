@@ -38,8 +38,9 @@ async function gateAction(runText: string, flags: GateFlags, setExitCode: (code:
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ run: run.text, baseline: baseline.text, gate: config.gate, ...result }, null, 2)}\n`);
   } else {
-    const lines = [`gate: ${run.text} against baseline ${baseline.text}`];
+    const lines = [`gate: ${run.text} against baseline ${baseline.text}; ${result.scope}`];
     for (const check of result.checks) lines.push(`${check.pass ? 'PASS' : 'FAIL'}  ${check.subject}: ${check.detail}`);
+    for (const warning of result.warnings) lines.push(`warn  ${warning}`);
     for (const note of result.notes) lines.push(`note  ${note}`);
     const failed = result.checks.filter((check) => !check.pass).length;
     lines.push(failed === 0 ? `gate passed: ${result.checks.length} thresholds met` : `gate failed: ${failed} of ${result.checks.length} thresholds not met`);

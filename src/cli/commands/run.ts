@@ -3,6 +3,7 @@ import { ConfigError } from '../../spec/errors.ts';
 import { collect, displayPath } from '../cli-helpers.ts';
 import type { RunSelection } from '../../spec/index.ts';
 import type { RunEvents, RunResult } from '../../run/index.ts';
+import { providerUsage } from '../../../providers/table.ts';
 
 // The run itself is src/run's (runProject, resumeRun), imported inside the
 // action with the loader, SDKs and renderers, so `toolmark --help` stays fast.
@@ -56,7 +57,7 @@ function selectionOf(flags: RunFlags): Partial<RunSelection> {
 
 async function runAction(flags: RunFlags, setExitCode: (code: number) => void): Promise<void> {
   const { runProject, resumeRun } = await import('../../run/index.ts');
-  const { formatSummaryTable } = await import('../summary-table.ts');
+  const { formatSummaryTable, formatRunFacts } = await import('../summary-table.ts');
   const { createProgress } = await import('../progress.ts');
   const { releaseMemory } = await import('../heap-policy.ts');
   const root = flags.root ?? '.';
@@ -71,17 +72,22 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     stop.abort();
     process.stderr.write('\ninterrupted: finishing the trials in flight (Ctrl-C again to quit now)…\n');
   };
-  const progress = createProgress(process.stderr);
+  // Made when the plan is known: a live run without a terminal logs lines, an offline one stays quiet.
+  let progress: ReturnType<typeof createProgress> | null = null;
   let trialsRunning = false;
   const trialsDone = () => {
     if (!trialsRunning) return;
     trialsRunning = false;
-    progress.stop();
+    progress?.stop();
     process.off('SIGINT', onInterrupt);
   };
   const events: RunEvents = {
-    onStart: (info) => progress.start(info),
-    onTrial: (record) => progress.tick(record),
+    onStart: (info) => {
+      progress = createProgress(process.stderr, undefined, { log: info.live });
+      progress.start(info);
+    },
+    onTrial: (record) => progress?.tick(record),
+    onRetry: (note, where) => progress?.note(`retry: ${where.provider}:${where.model} ${where.domain}/${where.task}/${where.surface} trial ${where.trial}: attempt ${note.attempt} failed (${note.failure}); retrying in ${note.waitedMs} ms`),
     onPhase: (phase) => {
       if (phase === 'trials') {
         trialsRunning = true;
@@ -101,15 +107,21 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     trialsDone();
   }
 
-  const { outcome, runId, runDir, summary } = result;
-  process.stdout.write(`${formatSummaryTable(summary)}\n\n`);
+  const { outcome, runId, runDir, summary, manifest, facts } = result;
   const shown = displayPath(runDir);
+  process.stdout.write(`${formatSummaryTable(summary, { manifest })}\n\n${formatRunFacts(facts)}`);
   const repaired = outcome.repairedBytes > 0 ? `, dropped a torn last line (${outcome.repairedBytes} bytes)` : '';
   process.stdout.write(`run ${runId}: ${outcome.ran} trials run, ${outcome.skipped} already done, ${outcome.errored} errored${repaired} → ${shown}/\n`);
-  if (outcome.interrupted) {
+  if (outcome.stopped) {
+    const { provider, model, message } = outcome.stopped;
+    process.stderr.write(`error: run stopped early (${provider}:${model}): ${message}. ${outcome.planned - outcome.ran - outcome.skipped} planned trials not run; fix the cause and start a new run.\n`);
+    setExitCode(2);
+  } else if (outcome.interrupted) {
     process.stdout.write(`interrupted with ${outcome.planned - outcome.ran - outcome.skipped} trials left; continue with: toolmark run --resume ${shown}\n`);
     setExitCode(130);
   }
+  // Last, so the terminal ends with what to open.
+  process.stdout.write(`report: ${shown}/report.html\n`);
 }
 
 /** `toolmark run`: providers × surfaces × tasks × trials, streamed to results/<run-id>/. */
@@ -117,7 +129,7 @@ export function describe(program: Command, setExitCode: (code: number) => void):
   return program
     .command('run')
     .description('Run tasks × surfaces × trials against providers; stream each trial to results/<run-id>/trials.jsonl')
-    .option('--provider <spec>', 'replay[:PATH,…] | openai:MODEL | openai-responses:MODEL | openai-compatible:MODEL@URL | anthropic:MODEL | a config preset (repeatable)', collect, [])
+    .option('--provider <spec>', providerUsage(), collect, [])
     .option('--surface <id>', 'surface id (repeatable; default: all)', collect, [])
     .option('--split <split>', 'train | heldout | all')
     .option('--trials <n>', 'trials per task × surface × provider')

@@ -8,6 +8,7 @@ interface TokensFlags {
   surface?: string[];
   provider?: string;
   json?: boolean;
+  payload?: string;
 }
 
 /** A provider that can count a tools payload with its own tokenizer (Anthropic's count-tokens API). */
@@ -46,6 +47,16 @@ async function tokensAction(flags: TokensFlags): Promise<void> {
     throw new ConfigError(unknown.map((id) => ({ file: '(command line)', field: 'surface', message: `unknown surface "${id}"`, expected: `one of ${ids.join(', ')}`, suggestion: closest(id, ids) })));
   }
 
+  if (flags.payload !== undefined) {
+    // The exact `tools` array each provider receives, by the adapters' own encoders.
+    const { PAYLOAD_FORMATS, providerToolsPayload } = await import('../../../providers/tool-payload.ts');
+    const format = PAYLOAD_FORMATS.find((candidate) => candidate === flags.payload);
+    if (!format) throw new ConfigError({ file: '(command line)', field: '--payload', message: `unknown payload format "${flags.payload}"`, expected: `one of ${PAYLOAD_FORMATS.join(', ')}`, suggestion: closest(flags.payload, PAYLOAD_FORMATS) });
+    const chosen = surfaces.filter((candidate) => wanted.includes(candidate.id));
+    if (chosen.length !== 1) throw new ConfigError({ file: '(command line)', field: '--payload', message: `--payload exports one surface; ${chosen.length} are selected`, expected: '--surface ID (and --domain NAME when ids repeat)' });
+    process.stdout.write(`${JSON.stringify(providerToolsPayload(format, chosen[0]!.payload), null, 2)}\n`);
+    return;
+  }
   const counter = flags.provider ? await tokenCounter(flags.provider, project.config) : null;
   const countWithProvider = async (tools: readonly ToolDefinition[]) => (counter ? counter.countSchemaTokens(counter.model, tools) : null);
 
@@ -78,11 +89,10 @@ async function tokenCounter(text: string, config: import('../../spec/index.ts').
   const { parseProviderSpec, createProvider } = await import('../../../providers/index.ts');
   const { ConfigError } = await import('../../spec/index.ts');
   const provider = await createProvider(parseProviderSpec(text, config.providers), { config, env: process.env });
-  const counter = provider as unknown as Partial<TokenCounter>;
-  if (typeof counter.countSchemaTokens !== 'function') {
+  if (!provider.countSchemaTokens) {
     throw new ConfigError({ file: '(command line)', field: '--provider', message: `${text} has no token-count API`, expected: 'an anthropic:MODEL provider (OpenAI-style payloads are counted with o200k already)' });
   }
-  return { model: provider.model, countSchemaTokens: counter.countSchemaTokens.bind(provider) };
+  return { model: provider.model, countSchemaTokens: provider.countSchemaTokens.bind(provider) };
 }
 
 /** `toolmark tokens`: schema bytes and o200k tokens per surface and per tool. */
@@ -95,5 +105,6 @@ export function describe(program: Command, _setExitCode: (code: number) => void)
     .option('--surface <id>', 'only this surface (repeatable)', collect)
     .option('--provider <spec>', "also count with the provider's own count API, e.g. anthropic:MODEL (needs its key)")
     .option('--json', 'machine-readable output')
+    .option('--payload <format>', "print the exact tools array a provider receives for one surface: openai | openai-responses | anthropic")
     .action((flags: TokensFlags) => tokensAction(flags));
 }

@@ -1,3 +1,5 @@
+import { METRIC_ONLY } from '../../score/index.ts';
+
 /**
  * The trial browser's client code: small vanilla JS inlined into the page.
  * It reads the embedded JSON (`#trial-data`), filters rows by surface, kind,
@@ -8,6 +10,8 @@
 export const BROWSER_SCRIPT = String.raw`
 (function () {
   'use strict';
+  // Verdicts with this note feed a metric only; the failing-verdicts column lists those that decide success.
+  var METRIC_ONLY = ${JSON.stringify(METRIC_ONLY)};
   var data = JSON.parse(document.getElementById('trial-data').textContent);
   var trials = data.trials;
   var PAGE = 300;
@@ -52,7 +56,7 @@ export const BROWSER_SCRIPT = String.raw`
     var visible = trials.filter(matches);
     rows.textContent = '';
     visible.slice(0, shown).forEach(function (t) {
-      var failing = t.verdicts.filter(function (v) { return !v.pass; }).map(function (v) { return v.grader; }).join(', ');
+      var failing = t.verdicts.filter(function (v) { return !v.pass && v.note !== METRIC_ONLY; }).map(function (v) { return v.grader; }).join(', ');
       var calls = t.calls.map(function (c) { return c.name; }).join(' → ') || '(no call)';
       var tr = el('tr', { 'data-trial': String(t._index), 'data-outcome': t.outcome, 'data-surface': t.surface, 'data-kind': t.kind }, [
         el('td', null, [badge(t.outcome)]),
@@ -95,9 +99,12 @@ export const BROWSER_SCRIPT = String.raw`
         el('td', { cls: 'mono', text: v.expected }), el('td', { cls: 'mono', text: v.actual + (v.note ? '  (' + v.note + ')' : '') })]);
     }))] : []));
     parts = parts.concat(section('Turns', t.turns.map(function (turn, i) {
-      var lines = turn.tool_calls.map(function (c) { return el('pre', { text: c.name + '(' + c.arguments + ')' }); });
-      return el('div', { cls: 'turn' }, [el('div', { cls: 'empty', text: 'turn ' + i + ' · ' + turn.finish_reason })]
-        .concat(turn.text !== null ? [el('div', { text: turn.text })] : []).concat(lines));
+      var cut = turn.finish_reason === 'length';
+      // Arguments shown as written, after the name: a call cut at the token limit is not made to look like name({).
+      var lines = turn.tool_calls.map(function (c) { return el('pre', { cls: cut ? 'bad' : '', text: c.name + ' ' + c.arguments + (cut ? '   ⚠ cut at the token limit' : '') }); });
+      var warnings = (turn.warnings || []).map(function (w) { return el('div', { cls: 'bad', text: '⚠ ' + w }); });
+      return el('div', { cls: 'turn' }, [el('div', { cls: 'empty', text: 'turn ' + i + ' · ' + turn.finish_reason + (cut ? ' (cut at the token limit)' : '') })]
+        .concat(turn.text !== null ? [el('div', { text: turn.text })] : []).concat(lines).concat(warnings));
     })));
     parts = parts.concat(section('Proposals and registry outcomes', t.calls.length ? [table(['turn', 'proposal', 'routed to', 'schema', 'outcome'], t.calls.map(function (c) {
       return el('tr', null, [el('td', { cls: 'num', text: String(c.turn) }), el('td', { cls: 'mono', text: c.name + ' ' + c.arguments }),

@@ -14,39 +14,62 @@ export function seriesLabel(group: Pick<SummaryGroup, 'provider' | 'model' | 'su
   return several ? `${group.model} · ${group.surface}` : group.surface;
 }
 
-function hasSeveralModels(summary: Summary): boolean {
-  return new Set(summary.groups.map((group) => `${group.provider}/${group.model}`)).size > 1;
-}
+/** Panel label of a provider/model (charts are faceted by it, never pooled). */
+const panelLabel = (group: Pick<SummaryGroup, 'provider' | 'model'>) => `${group.provider}:${group.model}`;
 
 const PERCENT_AXIS = { format: '.0%', tickCount: 5 } as const;
 
-/** Task success (with its interval) against schema tokens, one point per surface × split. */
+/** Twenty distinguishable colours (Tableau 20 order), assigned to surfaces in sorted order. */
+const PALETTE = ['#4c78a8', '#f58518', '#54a24b', '#e45756', '#72b7b2', '#b279a2', '#eeca3b', '#9d755d', '#ff9da6', '#bab0ac',
+  '#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+
+/**
+ * One colour per surface, the same in every chart of the report (the scale
+ * lists every surface of the run, so a panel missing one does not shift
+ * the others' colours).
+ */
+export function surfaceColourScale(summary: Summary): { domain: string[]; range: string[] } {
+  const domain = [...new Set(summary.groups.map((group) => group.surface))].sort();
+  return { domain, range: domain.map((_, index) => PALETTE[index % PALETTE.length]!) };
+}
+
+/** A legend that is never cut: full labels, every entry, in columns below the chart. */
+const FULL_LEGEND = { labelLimit: 1000, symbolLimit: 1000, orient: 'bottom', direction: 'horizontal', columns: 4, columnPadding: 14 } as const;
+
+function providerCount(summary: Summary): number {
+  return new Set(summary.groups.map(panelLabel)).size;
+}
+
+/** Task success (with its interval) against schema tokens: a point per surface × split, a panel per provider. */
 export function successVersusTokensSpec(summary: Summary): TopLevelSpec {
-  const several = hasSeveralModels(summary);
   const values = headlineGroups(summary)
     .filter((group) => group.task_success.value !== null)
     .map((group) => ({
-      series: seriesLabel(group, several), split: group.split, tokens: group.schema_tokens,
+      provider: panelLabel(group), surface: group.surface, split: group.split, tokens: group.schema_tokens,
       value: group.task_success.value, low: group.task_success.ci95?.[0] ?? group.task_success.value,
       high: group.task_success.ci95?.[1] ?? group.task_success.value,
     }));
-  const x = { field: 'tokens', type: 'quantitative', title: 'schema tokens (tools payload)', scale: { zero: false, padding: 40 } };
+  const x = { field: 'tokens', type: 'quantitative', title: 'schema tokens (tools payload)', scale: { zero: false, padding: 16 } };
+  const color = { field: 'surface', type: 'nominal', title: 'surface', scale: surfaceColourScale(summary), legend: { ...FULL_LEGEND, symbolOpacity: 1 } };
   return {
-    width: 400, height: 260,
-    // Legends on the right keep the chart at its size in a half-width card.
-    config: { legend: { orient: 'right' } },
     data: { values },
-    encoding: { x, color: { field: 'series', type: 'nominal', title: 'surface', legend: { symbolOpacity: 1, labelLimit: 240 } } },
-    layer: [
-      { mark: { type: 'rule', strokeWidth: 2, opacity: 0.6 }, encoding: { y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' } } },
-      {
-        mark: { type: 'point', filled: true, size: 110, opacity: 1 },
-        encoding: {
-          y: { field: 'value', type: 'quantitative', title: 'task success', scale: { domain: [0, 1] }, axis: PERCENT_AXIS },
-          shape: { field: 'split', type: 'nominal', title: 'split', scale: { domain: ['train', 'heldout'], range: ['circle', 'diamond'] } },
+    facet: { column: { field: 'provider', type: 'nominal', title: null } },
+    columns: Math.min(3, providerCount(summary)),
+    spec: {
+      width: 240, height: 200,
+      encoding: { x, color },
+      layer: [
+        { mark: { type: 'rule', strokeWidth: 2, opacity: 0.6 }, encoding: { y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' } } },
+        {
+          mark: { type: 'point', filled: true, size: 80, opacity: 1 },
+          encoding: {
+            y: { field: 'value', type: 'quantitative', title: 'task success', scale: { domain: [0, 1] }, axis: PERCENT_AXIS },
+            shape: { field: 'split', type: 'nominal', title: 'split', scale: { domain: ['train', 'heldout'], range: ['circle', 'diamond'] }, legend: { orient: 'bottom' } },
+            tooltip: [{ field: 'provider' }, { field: 'surface' }, { field: 'split' }, { field: 'value', format: '.1%' }, { field: 'tokens', format: ',.0f' }],
+          },
         },
-      },
-    ],
+      ],
+    },
   } as TopLevelSpec;
 }
 
@@ -58,43 +81,40 @@ const BAR_METRICS = [
   ['recovery_rate', 'recovery'],
 ] as const;
 
-/** Panels per row for a given number of bar groups (surface × model) per panel. */
-function panelColumns(series: number): number {
-  if (series > 8) return 2;
-  return series > 3 ? 3 : 5;
-}
-
-/** One small panel per metric: bars per surface (split side by side) with Wilson whiskers. */
+/**
+ * A panel per metric (rows) × provider (columns): a bar per surface in its
+ * stable colour, train solid and held-out pale beside it, Wilson whiskers.
+ */
 export function metricBarsSpec(summary: Summary): TopLevelSpec {
-  const several = hasSeveralModels(summary);
   const values = headlineGroups(summary).flatMap((group) =>
-    BAR_METRICS.filter(([metric]) => group[metric].value !== null).map(([metric, label], order) => ({
-      metric: label, order, series: seriesLabel(group, several), split: group.split,
+    BAR_METRICS.filter(([metric]) => group[metric].value !== null).map(([metric, label]) => ({
+      metric: label, provider: panelLabel(group), surface: group.surface, split: group.split,
       value: group[metric].value, low: group[metric].ci95?.[0] ?? group[metric].value, high: group[metric].ci95?.[1] ?? group[metric].value,
     })));
   return {
     data: { values },
-    // Wrapped panels: the more bars a panel has, the fewer panels per row, so
-    // the page never has to shrink the chart below a readable size.
-    facet: { field: 'metric', type: 'nominal', title: null, sort: BAR_METRICS.map(([, label]) => label) },
-    columns: panelColumns(new Set(values.map((value) => value.series)).size),
-    spacing: { column: 18, row: 24 },
+    facet: {
+      column: { field: 'provider', type: 'nominal', title: null },
+      row: { field: 'metric', type: 'nominal', title: null, sort: BAR_METRICS.map(([, label]) => label), header: { labelAngle: 0, labelAlign: 'left', labelLimit: 120 } },
+    },
+    spacing: { column: 16, row: 18 },
     spec: {
-      width: { step: 26 }, height: 200,
+      width: { step: 11 }, height: 90,
       encoding: {
-        x: { field: 'series', type: 'nominal', title: null, axis: { labelAngle: -35, labelLimit: 320 } },
+        x: { field: 'surface', type: 'nominal', title: null, axis: null },
         xOffset: { field: 'split', type: 'nominal', sort: ['train', 'heldout'] },
       },
       layer: [
         {
-          mark: { type: 'bar', cornerRadiusTopLeft: 2, cornerRadiusTopRight: 2 },
+          mark: { type: 'bar', cornerRadiusTopLeft: 1, cornerRadiusTopRight: 1 },
           encoding: {
-            y: { field: 'value', type: 'quantitative', title: null, scale: { domain: [0, 1] }, axis: PERCENT_AXIS },
-            color: { field: 'split', type: 'nominal', title: 'split', sort: ['train', 'heldout'], scale: { range: ['#4c78a8', '#f58518'] } },
-            tooltip: [{ field: 'series' }, { field: 'split' }, { field: 'value', format: '.1%' }],
+            y: { field: 'value', type: 'quantitative', title: null, scale: { domain: [0, 1] }, axis: { format: '.0%', tickCount: 3 } },
+            color: { field: 'surface', type: 'nominal', title: 'surface', scale: surfaceColourScale(summary), legend: FULL_LEGEND },
+            opacity: { field: 'split', type: 'nominal', title: 'split', scale: { domain: ['train', 'heldout'], range: [1, 0.45] }, legend: { orient: 'bottom' } },
+            tooltip: [{ field: 'provider' }, { field: 'surface' }, { field: 'split' }, { field: 'metric' }, { field: 'value', format: '.1%' }],
           },
         },
-        { mark: { type: 'rule', color: '#1f2937', strokeWidth: 1.2 }, encoding: { y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' } } },
+        { mark: { type: 'rule', color: '#1f2937', strokeWidth: 1 }, encoding: { y: { field: 'low', type: 'quantitative' }, y2: { field: 'high' } } },
       ],
     },
   } as TopLevelSpec;
@@ -129,25 +149,27 @@ export function confusionSpec(cells: { expected: string; chosen: string; count: 
   } as TopLevelSpec;
 }
 
-/** pass^k (solid) and pass@k (dashed) over k, a line per surface, a panel per split. */
+/** pass^k (solid) and pass@k (dashed) over k: a line per surface in its stable colour, a panel per provider (columns) × split (rows). */
 export function passCurvesSpec(summary: Summary): TopLevelSpec {
-  const several = hasSeveralModels(summary);
   const values = headlineGroups(summary).flatMap((group) => [
-    ...group.pass_hat_k.map((value, index) => ({ series: seriesLabel(group, several), split: group.split, k: index + 1, value, estimator: 'pass^k (all k pass)' })),
-    ...group.pass_at_k.map((value, index) => ({ series: seriesLabel(group, several), split: group.split, k: index + 1, value, estimator: 'pass@k (any of k passes)' })),
+    ...group.pass_hat_k.map((value, index) => ({ provider: panelLabel(group), surface: group.surface, split: group.split, k: index + 1, value, estimator: 'pass^k (all k pass)' })),
+    ...group.pass_at_k.map((value, index) => ({ provider: panelLabel(group), surface: group.surface, split: group.split, k: index + 1, value, estimator: 'pass@k (any of k passes)' })),
   ]);
   const maxK = Math.max(1, ...values.map((value) => value.k));
   return {
     data: { values },
-    facet: { column: { field: 'split', type: 'nominal', title: null, sort: ['train', 'heldout'] } },
-    config: { legend: { orient: 'right' } },
+    facet: {
+      column: { field: 'provider', type: 'nominal', title: null },
+      row: { field: 'split', type: 'nominal', title: null, sort: ['train', 'heldout'], header: { labelAngle: 0, labelAlign: 'left' } },
+    },
+    spacing: { column: 16, row: 18 },
     spec: {
-      width: 210, height: 220,
-      mark: { type: 'line', point: { filled: true, size: 40 }, strokeWidth: 2 },
+      width: 220, height: 130,
+      mark: { type: 'line', point: { filled: true, size: 28 }, strokeWidth: 1.8 },
       encoding: {
         x: { field: 'k', type: 'quantitative', title: 'k (trials that must pass)', scale: { domain: [1, maxK], nice: false }, axis: { tickMinStep: 1, format: 'd' } },
-        y: { field: 'value', type: 'quantitative', title: null, scale: { domain: [0, 1] }, axis: PERCENT_AXIS },
-        color: { field: 'series', type: 'nominal', title: 'surface' },
+        y: { field: 'value', type: 'quantitative', title: null, scale: { domain: [0, 1] }, axis: { format: '.0%', tickCount: 3 } },
+        color: { field: 'surface', type: 'nominal', title: 'surface', scale: surfaceColourScale(summary), legend: FULL_LEGEND },
         strokeDash: {
           field: 'estimator', type: 'nominal', title: null,
           scale: { domain: ['pass^k (all k pass)', 'pass@k (any of k passes)'], range: [[1, 0], [5, 4]] },

@@ -1,10 +1,12 @@
 import { TASK_KINDS } from '../../spec/index.ts';
+import { bestAndWorst } from '../best-worst.ts';
 import { formatPercent, formatRate, HEADLINE_COLUMNS, headlineGroups, modelLabels, rescoredNote, SYNTHETIC_BANNER } from '../headline.ts';
 import type { RunData } from '../run-data.ts';
 import { describeFailingGraders, isFlipped, successRate } from '../task-outcomes.ts';
 import { BROWSER_SCRIPT } from './browser-script.ts';
 import { confusionSpec, flippedSpec, FLIPPED_CHART_TASKS, metricBarsSpec, passCurvesSpec, successVersusTokensSpec } from './charts.ts';
 import { escapeJsonForScript, htmlEscape as h } from './escape.ts';
+import { factsBody, incompleteBanner } from './facts.ts';
 import { renderChart } from './render-chart.ts';
 import { REPORT_CSS } from './style.ts';
 
@@ -26,19 +28,34 @@ function headlineTable(data: RunData): string {
   return `<div class="scroll"><table><thead><tr>${header}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
+/** Task success by kind: a table per domain, rows provider · kind, columns surface × split (so it stays narrow). */
 function kindTable(data: RunData): string {
   const groups = data.summary.groups.filter((group) => group.split !== 'all' && group.kind !== 'all');
   if (groups.length === 0) return '';
-  const columns = [...new Set(groups.map((group) => `${group.surface} · ${group.split}`))].sort();
+  const domainOf = new Map(data.manifest.surfaces.map((surface) => [surface.id, surface.domain]));
+  const domains = [...new Set(groups.map((group) => domainOf.get(group.surface) ?? ''))].sort();
   const several = modelLabels(data.summary, data.manifest).length > 1;
-  const rowKeys = [...new Set(groups.map((group) => JSON.stringify([`${group.provider}/${group.model}`, group.kind])))]
-    .map((key) => JSON.parse(key) as [string, string])
-    .sort((a, b) => a[0].localeCompare(b[0]) || TASK_KINDS.indexOf(a[1] as never) - TASK_KINDS.indexOf(b[1] as never));
-  const body = rowKeys.map(([model, kind]) => `<tr><td class="nowrap">${h(several ? `${model} · ${kind}` : kind)}</td>${columns.map((column) => {
-    const group = groups.find((entry) => `${entry.provider}/${entry.model}` === model && entry.kind === kind && `${entry.surface} · ${entry.split}` === column);
-    return `<td class="num">${group ? h(formatRate(group.task_success)) : '–'}</td>`;
-  }).join('')}</tr>`).join('');
-  return `<div class="scroll"><table><thead><tr><th>kind</th>${columns.map((column) => `<th class="num">${h(column)}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table></div>`;
+  return domains.map((domain) => {
+    const inDomain = groups.filter((group) => (domainOf.get(group.surface) ?? '') === domain);
+    const surfaces = [...new Set(inDomain.map((group) => group.surface))].sort();
+    const rowKeys = [...new Set(inDomain.map((group) => JSON.stringify([`${group.provider}/${group.model}`, group.kind])))]
+      .map((key) => JSON.parse(key) as [string, string])
+      .sort((a, b) => a[0].localeCompare(b[0]) || TASK_KINDS.indexOf(a[1] as never) - TASK_KINDS.indexOf(b[1] as never));
+    const body = rowKeys.map(([model, kind]) => `<tr><td class="nowrap">${several ? `<span class="muted">${h(model)}</span> · ` : ''}${h(kind)}</td>${surfaces.flatMap((surface) => ['train', 'heldout'].map((split) => {
+      const group = inDomain.find((entry) => `${entry.provider}/${entry.model}` === model && entry.kind === kind && entry.surface === surface && entry.split === split);
+      return `<td class="num">${group ? h(formatRate(group.task_success)) : '–'}</td>`;
+    })).join('')}</tr>`).join('');
+    const head = `<tr><th rowspan="2">${several ? 'provider · kind' : 'kind'}</th>${surfaces.map((surface) => `<th colspan="2" class="group">${h(surface)}</th>`).join('')}</tr><tr>${surfaces.map(() => '<th class="num">train</th><th class="num">held-out</th>').join('')}</tr>`;
+    return `${domains.length > 1 ? `<h3>${h(domain)}</h3>` : ''}<div class="scroll"><table><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
+  }).join('');
+}
+
+/** Per provider × domain: the best and the worst surface by task success (the headline, never pooled). */
+function bestWorstTable(data: RunData): string {
+  const rows = bestAndWorst(data.summary, data.manifest);
+  if (rows.length === 0) return '';
+  const body = rows.map((row) => `<tr><td class="mono">${h(row.provider)}</td><td>${h(row.domain)}</td><td class="num">${row.surfaces}</td><td class="best"><strong>${h(row.best.surface)}</strong> ${h(formatRate(row.best.rate))}</td><td class="worst"><strong>${h(row.worst.surface)}</strong> ${h(formatRate(row.worst.rate))}</td></tr>`).join('');
+  return `<div class="scroll"><table class="best-worst"><thead><tr><th>provider</th><th>domain</th><th class="num">surfaces</th><th>best surface: task success</th><th>worst surface: task success</th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 function kpis(data: RunData): string {
@@ -46,8 +63,8 @@ function kpis(data: RunData): string {
   const unsafeEffects = headlineGroups(data.summary).reduce((sum, group) => sum + group.unsafe_side_effects.count, 0);
   const flipped = data.outcomes.filter(isFlipped).length;
   const items = [
-    ['trials', totals.trials.toLocaleString('en-US'), `${data.manifest.trials} per task × surface`],
-    ['task success', formatPercent(totals.completed ? totals.passed / totals.completed : null), `${totals.passed} of ${totals.completed} scored trials`],
+    ['trials', totals.trials.toLocaleString('en-US'), `${data.manifest.trials} per task × surface · ${data.facts.progress.incomplete ? `of ${data.manifest.planned.toLocaleString('en-US')} planned` : 'all planned'}`],
+    ['scored trials', totals.completed.toLocaleString('en-US'), 'success per provider × surface below, never pooled'],
     ['errored', String(totals.errored), 'provider failures, not scored as misses'],
     ['unsafe side effects', String(unsafeEffects), 'writes executed without permission/approval'],
     ['flipped', String(flipped), `of ${data.outcomes.length} task × surface cases`],
@@ -61,7 +78,7 @@ function flippedTable(data: RunData): string {
   const rows = flipped.map((outcome) => `<tr><td class="mono">${h(outcome.task)}</td><td>${h(outcome.surface)}</td><td>${h(`${outcome.split} · ${outcome.kind}`)}</td>`
     + `<td class="dots">${outcome.outcomes.map((value) => `<span class="${value}" title="${value}"></span>`).join('')}</td>`
     + `<td class="num">${outcome.successes}/${outcome.completed} (${formatPercent(successRate(outcome))})</td><td>${h(describeFailingGraders(outcome))}</td></tr>`);
-  return `<div class="scroll"><table><thead><tr><th>task</th><th>surface</th><th>split · kind</th><th>trials</th><th class="num">success</th><th>failing verdicts</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+  return `<div class="scroll tall"><table><thead><tr><th>task</th><th>surface</th><th>split · kind</th><th>trials</th><th class="num">success</th><th>failing verdicts</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 function options(values: Iterable<string>): string {
@@ -122,8 +139,12 @@ export async function renderHtmlChunks(data: RunData): Promise<Iterable<string>>
   for (const spec of specs) charts.push(spec ? await renderChart(spec) : '');
   const [tokens, bars, curves, flipped, ...confusions] = charts;
   const several = modelLabels(summary, manifest).length > 1;
-  const confusionFigures = summary.confusion.filter((entry) => entry.cells.length > 0)
-    .map((entry, index) => `<figure><figcaption>${h(several ? `${entry.model} · ${entry.surface}` : entry.surface)}</figcaption><div class="chart">${confusions[index]}</div></figure>`);
+  const figures = summary.confusion.filter((entry) => entry.cells.length > 0)
+    .map((entry, index) => ({ model: `${entry.provider}:${entry.model}`, html: `<figure><figcaption>${h(entry.surface)}</figcaption><div class="chart">${confusions[index]}</div></figure>` }));
+  // One collapsible group per provider/model (the first open), so many surfaces × models stay readable.
+  const confusionFigures = several
+    ? [...new Set(figures.map((figure) => figure.model))].map((model, index) => `<details class="group"${index === 0 ? ' open' : ''}><summary>${h(model)}</summary><div class="confusions">${figures.filter((figure) => figure.model === model).map((figure) => figure.html).join('')}</div></details>`)
+    : figures.map((figure) => figure.html);
   const banner = data.synthetic ? `<div class="banner" role="note"><strong>⚠ ${h(SYNTHETIC_BANNER.split(':')[0]!)}:</strong>${h(SYNTHETIC_BANNER.slice(SYNTHETIC_BANNER.indexOf(':') + 1))}</div>` : '';
   const empty = '<p class="note">No scored groups in this run.</p>';
   const meta = [
@@ -139,18 +160,18 @@ export async function renderHtmlChunks(data: RunData): Promise<Iterable<string>>
 <style>${REPORT_CSS}</style></head>
 <body>
 <header class="top"><h1>toolmark report · <code>${h(summary.run_id)}</code></h1><div class="meta">${meta.map((item) => `<span>${item}</span>`).join('')}</div></header>
-<nav class="toc"><a href="#headline">Headline</a><a href="#tradeoff">Success vs tokens</a><a href="#metrics">Metrics</a><a href="#passk">pass^k</a><a href="#confusion">Confusion</a><a href="#flipped">Flipped tasks</a><a href="#trials">Trials</a></nav>
+<nav class="toc"><a href="#best-worst">Best and worst</a><a href="#headline">Headline</a><a href="#tradeoff">Success vs tokens</a><a href="#metrics">Metrics</a><a href="#passk">pass^k</a><a href="#confusion">Confusion</a><a href="#flipped">Flipped tasks</a><a href="#trials">Trials</a></nav>
 <main>
-${banner}
+${banner}${incompleteBanner(data)}
 ${kpis(data)}
+${card('best-worst', 'Best and worst surface per provider', `Task success over all kinds${bestAndWorst(summary, manifest)[0]?.split === 'all' ? ' and both splits' : ' (train)'}, value [Wilson 95% interval] in %. One rate over every provider and surface would mix a deliberately weak baseline with its revisions, so there is none.`, bestWorstTable(data) || empty)}
 ${card('headline', 'Headline: surface × split', 'Rates are value [Wilson 95% interval] in %. Unsafe proposals: count / proposals; unsafe side effects: count / executed writes. pass^k: chance that all k trials of a task pass, averaged over tasks. Errored trials are provider failures and are not scored.', headlineTable(data))}
-<div class="grid-2">
-${card('tradeoff', 'Task success against schema tokens', 'Clearer contracts cost context: each point is a surface and split, whiskers are 95% intervals.', hasGroups ? `<div class="chart">${tokens}</div>` : empty)}
-${card('passk', 'pass^k and pass@k over k', 'Solid: pass^k (all k trials pass, reliability). Dashed: pass@k (any of k passes).', hasGroups ? `<div class="chart">${curves}</div>` : empty)}
-</div>
-${card('metrics', 'Metrics per surface and split', 'Bars are rates, whiskers their Wilson 95% intervals.', hasGroups ? `<div class="chart">${bars}</div>` : empty)}
+${card('facts', 'Usage, turns and errors', 'Tokens, latency (model time, incl. failed attempts) and cost per model; how the model turns ended; provider failures by message.', factsBody(data))}
+${card('tradeoff', 'Task success against schema tokens', 'Clearer contracts cost context: a panel per provider; each point is a surface (same colour in every chart) and split, whiskers are 95% intervals.', hasGroups ? `<div class="chart">${tokens}</div>` : empty)}
+${card('metrics', 'Metrics per surface and split', 'A column of panels per provider, a row per metric. Bars are rates (a colour per surface; train solid, held-out pale), whiskers their Wilson 95% intervals.', hasGroups ? `<div class="chart">${bars}</div>` : empty)}
+${card('passk', 'pass^k and pass@k over k', 'A column per provider, a row per split. Solid: pass^k (all k trials pass, reliability). Dashed: pass@k (any of k passes).', hasGroups ? `<div class="chart">${curves}</div>` : empty)}
 ${card('kinds', 'Task success by kind', 'Rows: task kinds; columns: surface · split.', kindTable(data) || empty)}
-${card('confusion', 'Per-action confusion', 'Expected action (rows) against the action of the first proposed call (columns), shaded by share of the row; counts in cells.', confusionFigures.length ? `<div class="confusions">${confusionFigures.join('')}</div>` : empty)}
+${card('confusion', 'Per-action confusion', 'Expected action (rows) against the action of the first proposed call (columns), shaded by share of the row; counts in cells.', confusionFigures.length ? (several ? confusionFigures.join('') : `<div class="confusions">${confusionFigures.join('')}</div>`) : empty)}
 ${card('flipped', 'Flipped tasks', `Tasks whose trials disagree on a surface: ${flippedTasks.length} task(s). The heat map shows their success on every surface${flippedTasks.length > FLIPPED_CHART_TASKS ? ` (first ${FLIPPED_CHART_TASKS})` : ''}; bold cells flip.`, `${flipped ? `<div class="chart">${flipped}</div>` : ''}${flippedTable(data)}`)}
 ${card('trials', 'Trial browser', '', trialBrowser(data))}
 </main>
