@@ -13,7 +13,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   spec: [],
   stats: [],
   registry: ['spec'],
-  load: ['spec', 'registry'],
+  // Domain kinds (declarative YAML, MCP) built on the registry.
+  domains: ['spec', 'registry', 'score'],
+  load: ['spec', 'registry', 'domains'],
   cost: ['spec'],
   'run-folder': ['spec'],
   solve: ['spec', 'registry', 'cost', 'run-folder'],
@@ -24,8 +26,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   contract: ['spec', 'registry', 'load', 'cost'],
   providers: ['spec'],
   // Orchestration as a library: everything below the CLI.
-  run: ['spec', 'stats', 'registry', 'load', 'cost', 'run-folder', 'solve', 'score', 'aggregate', 'report', 'contract', 'providers'],
-  cli: ['spec', 'stats', 'registry', 'load', 'cost', 'run-folder', 'solve', 'score', 'aggregate', 'report', 'contract', 'providers', 'run'],
+  run: ['spec', 'stats', 'registry', 'domains', 'load', 'cost', 'run-folder', 'solve', 'score', 'aggregate', 'report', 'contract', 'providers'],
+  cli: ['spec', 'stats', 'registry', 'domains', 'load', 'cost', 'run-folder', 'solve', 'score', 'aggregate', 'report', 'contract', 'providers', 'run'],
   // Shipped domains: what a user's domain may use (the package's API: spec and registry).
   suites: ['spec', 'registry'],
 };
