@@ -21,7 +21,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   solve: ['spec', 'registry', 'cost', 'run-folder'],
   score: ['spec'],
   aggregate: ['spec', 'score', 'stats', 'run-folder'],
-  report: ['spec', 'stats', 'run-folder'],
+  report: ['spec', 'stats', 'score', 'run-folder'], // score: pure classifiers (task outcomes) shared with the graders
   // The deterministic contract cases: the registry driven without a model.
   contract: ['spec', 'registry', 'load', 'cost'],
   providers: ['spec'],
