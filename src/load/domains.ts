@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { ActionSpec, type ConfigIssue } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import type { SourceFile } from './source-file.ts';
+import { checkDomainTools } from './domain-tools.ts';
 import { closest } from './suggest.ts';
 
 /** A domain module found on disk and imported. */
@@ -131,7 +132,9 @@ export async function importDomain(root: string, name: string, issues: ConfigIss
   domain.tools.forEach((tool, index) => {
     if (toolNames.has(tool.name)) problem(`registry tool "${tool.name}" is declared twice`, `tools[${index}].name`);
     toolNames.add(tool.name);
-    if (!tool.input || typeof (tool.input as { safeParse?: unknown }).safeParse !== 'function') problem(`registry tool "${tool.name}" has no zod input schema`, `tools[${index}].input`);
+    if (typeof tool.handler !== 'function') problem(`registry tool "${tool.name}" has no handler function`, `tools[${index}].handler`);
   });
+  if (domain.teardown !== undefined && typeof domain.teardown !== 'function') problem('teardown must be a function', 'teardown', 'teardown(state) { … }');
+  checkDomainTools(root, domain, display, issues);
   return { name, dir, domain };
 }

@@ -1,4 +1,4 @@
-import { MemoryReceiptStore, createRegistry } from '../registry/index.ts';
+import { LiveStates, MemoryReceiptStore, createDomainRegistry, withDomainState } from '../registry/index.ts';
 import type { Registry } from '../registry/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
@@ -31,6 +31,8 @@ export interface TrialInput {
   signal?: AbortSignal;
   /** Clock for `started_at` (tests pin it). */
   now?: () => Date;
+  /** The run's live states: a run quitting at once tears down this trial's state too (LiveStates). */
+  live?: LiveStates;
   /**
    * `simulated`: tool handlers' sleeps advance a per-call clock instead of
    * waiting (src/registry/tool-time.ts) and each call's `latency_ms` is its
@@ -52,13 +54,32 @@ type TrialState = {
  * Run one trial: fresh domain state, then ask → route → invoke → feed back
  * until the model answers without a call or a limit is hit. Model
  * misbehaviour is recorded as data; a provider failure ends the trial as
- * `errored` (turns so far kept). The record is unscored (`verdicts: []`).
+ * `errored` (turns so far kept), and so does a domain whose `createState`
+ * fails (no turns: nothing was asked). The state is torn down after the
+ * trial, however it ended. The record is unscored (`verdicts: []`).
  */
 export async function runTrial(input: TrialInput): Promise<TrialRecord> {
-  const { provider, domain, surface, task } = input;
-  const registry = input.registry ?? (createRegistry(domain.tools) as Registry<unknown>);
   const startedAt = (input.now ?? (() => new Date()))().toISOString();
-  const state = domain.createState();
+  let began = false;
+  try {
+    return await withDomainState(
+      input.domain,
+      (state) => {
+        began = true;
+        return trialOn(input, startedAt, { state });
+      },
+      { live: input.live },
+    );
+  } catch (caught) {
+    if (began) throw caught;
+    return trialOn(input, startedAt, { setupError: `the domain's createState failed: ${caught instanceof Error ? caught.message : String(caught)}` });
+  }
+}
+
+async function trialOn(input: TrialInput, startedAt: string, backend: { state: unknown } | { setupError: string }): Promise<TrialRecord> {
+  const { provider, domain, surface, task } = input;
+  const registry = input.registry ?? (createDomainRegistry(domain) as Registry<unknown>);
+  const state = 'state' in backend ? backend.state : undefined;
   const receipts = new MemoryReceiptStore();
   const actions = new Map(domain.actions.map((action) => [action.id, action]));
   const approvals = new ApprovalLedger(task.approve, domain.actions);
@@ -72,8 +93,12 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
   const messageJsons: string[] = [];
   let stopReason: TrialRecord['stop_reason'] = 'max_turns';
   let error: TrialRecord['error'] = null;
+  if ('setupError' in backend) {
+    stopReason = 'errored';
+    error = { status: null, message: backend.setupError, retryable: false };
+  }
 
-  turnLoop: for (let turn = 0; turn < task.limits.max_turns; turn += 1) {
+  turnLoop: for (let turn = 0; error === null && turn < task.limits.max_turns; turn += 1) {
     const request = buildRequest({ model: provider.model, surface, messages, settings: input.settings });
     // Hashed once here; replay gets the hash instead of hashing the request again.
     toolsJson ??= canonicalJson(request.tools);
@@ -119,7 +144,7 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
 
   const cost = input.schemaCost ?? schemaCost(surface.payload);
   const finalState: Record<string, Json> = {};
-  for (const [name, view] of Object.entries(domain.views)) finalState[name] = view(state);
+  if ('state' in backend) for (const [name, view] of Object.entries(domain.views)) finalState[name] = view(state);
   // Built field by field in schema order, with every part already normalised
   // (normalize.ts): the zod schema would cost more than the rest of a replayed
   // trial. The cheap structural check guards the result; anything it rejects
@@ -203,9 +228,9 @@ async function executeProposal(proposal: ToolCallProposal, turn: number, context
   const approved = context.approvals.isApproved(action, actionArgs);
   const fault = context.faults.next(action);
   if (fault && fault.error !== undefined) {
-    return callRecord(base, { schema_valid: schemaValid, approved, fault: { error: fault.error, inject: false, good_next: fault.good_next ?? null }, outcome: { ok: false, error: faultError(fault) } });
+    return callRecord(base, { schema_valid: schemaValid, approved, fault: { error: fault.error, inject: false, good_next: fault.good_next ?? null }, outcome: { ok: false, error: faultError(fault, context.domain.errors) } });
   }
-  const spec = context.registry.get(tool);
+  const contract = context.registry.contract(tool);
   const effects: SideEffect[] = [];
   const started = performance.now();
   const simulatedTime = context.toolTime === 'simulated' ? { elapsedMs: 0 } : undefined;
@@ -216,7 +241,7 @@ async function executeProposal(proposal: ToolCallProposal, turn: number, context
       {
         state: context.state,
         actor: context.task.actor,
-        approvals: context.approvals.forCall({ tool, idempotencyKey: spec?.runtime.idempotency_key ?? null, callArgs: routed.callArgs, action, actionArgs }),
+        approvals: context.approvals.forCall({ tool, idempotencyKey: contract?.idempotency_key ?? null, callArgs: routed.callArgs, action, actionArgs }),
         effects,
         receipts: context.receipts,
         signal: context.signal,

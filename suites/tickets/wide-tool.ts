@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { fail, type ToolSpec } from '../../src/registry/index.ts';
-import { RuntimeContract, toolError } from '../../src/spec/index.ts';
+import { toolError } from '../../src/spec/index.ts';
 import { appendFollowup, ticketView, type TicketState } from './backend.ts';
 
 /**
@@ -27,7 +27,8 @@ export const ticketOperation: ToolSpec<TicketState> = {
     payload: z.record(z.string(), z.unknown()).optional().describe('Arguments for the operation.'),
   }),
   output: z.unknown(),
-  runtime: RuntimeContract.parse({ permission: null, effect: 'write', approval: 'never', idempotency_key: null }),
+  // No action of its own, so the tool states its whole contract: none.
+  runtime: { permission: null, effect: 'write', approval: 'never', idempotency_key: null },
   async handler(input: { operation: string; payload?: Record<string, unknown> }, { state, signal, sleep, recordEffect }) {
     const payload = input.payload ?? {};
     const ticket = state.tickets.get(String(payload.ticket_id));
