@@ -30,26 +30,26 @@ export class LiveStates {
   }
 }
 
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+/** Is this a promise (a `createState` that is async)? */
+export function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
+/** What a teardown failure does: a process warning on stderr, unless the caller says otherwise. */
+export interface TeardownOptions {
+  live?: LiveStates;
+  onTeardownError?: (error: unknown) => void;
+}
+
 /**
- * Make a fresh state, hand it to `use`, and tear it down afterwards —
- * whether `use` returned or threw, and (with `live`) when the run drains on
- * its way out. A synchronous `createState` is not awaited, so the shipped
- * domains' trials run exactly as before. A teardown failure never replaces
- * the trial's own outcome: it goes to `onTeardownError` (default: a process
- * warning on stderr).
+ * The teardown of one state, to call once the trial is over (tracked in
+ * `live` meanwhile), or null when the domain has none — so a domain without
+ * a teardown costs its trials nothing, not even a microtask. A teardown
+ * failure never replaces the trial's own outcome: it goes to
+ * `onTeardownError` (default: a process warning on stderr).
  */
-export async function withDomainState<State, T>(
-  domain: Pick<Domain<State>, 'name' | 'createState' | 'teardown'>,
-  use: (state: State) => T | Promise<T>,
-  options: { live?: LiveStates; onTeardownError?: (error: unknown) => void } = {},
-): Promise<T> {
-  const made = domain.createState();
-  const state = isPromise(made) ? await made : made;
-  if (!domain.teardown) return use(state);
+export function teardownOf<State>(domain: Pick<Domain<State>, 'name' | 'teardown'>, state: State, options: TeardownOptions = {}): (() => Promise<void>) | null {
+  if (!domain.teardown) return null;
   const report = options.onTeardownError ?? ((error: unknown) => process.emitWarning(`teardown of domain "${domain.name}" failed: ${error instanceof Error ? error.message : String(error)}`));
   const teardown = async () => {
     try {
@@ -58,10 +58,21 @@ export async function withDomainState<State, T>(
       report(error);
     }
   };
-  const release = options.live ? options.live.track(teardown) : teardown;
+  return options.live ? options.live.track(teardown) : teardown;
+}
+
+/**
+ * Make a fresh state, hand it to `use`, and tear it down afterwards —
+ * whether `use` returned or threw, and (with `live`) when the run drains on
+ * its way out.
+ */
+export async function withDomainState<State, T>(domain: Pick<Domain<State>, 'name' | 'createState' | 'teardown'>, use: (state: State) => T | Promise<T>, options: TeardownOptions = {}): Promise<T> {
+  const made = domain.createState();
+  const state = isPromise(made) ? await made : made;
+  const release = teardownOf(domain, state, options);
   try {
     return await use(state);
   } finally {
-    await release();
+    await release?.();
   }
 }
