@@ -12,5 +12,5 @@ export { compareSides, heldoutCheck, MissingSurfaceError } from './compare.ts';
 export type { CompareInput, CompareOptions } from './compare.ts';
 export { evaluateGate, GateInputError } from './gate.ts';
 export type { GateCheck, GateResult } from './gate.ts';
-export { resolveRunRef, listRuns } from './run-ref.ts';
+export { resolveRunRef } from './run-ref.ts';
 export type { RunRef } from './run-ref.ts';

@@ -4,8 +4,8 @@ import { pathToFileURL } from 'node:url';
 import { ActionSpec, type ConfigIssue } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import type { SourceFile } from './source-file.ts';
+import { closest } from '../spec/suggest.ts';
 import { checkDomainTools } from './domain-tools.ts';
-import { closest } from './suggest.ts';
 
 /** A domain module found on disk and imported. */
 export interface FoundDomain {

@@ -1,6 +1,6 @@
 import type { TrialRecord } from '../spec/index.ts';
 import { parseTrialLine } from './trials.ts';
-import { isTrialRecordShape } from './trial-shape.ts';
+import { isTrialRecordShape } from '../spec/index.ts';
 
 /**
  * A trial line split into its evidence and its grade, for re-scoring.

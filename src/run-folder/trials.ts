@@ -2,7 +2,7 @@ import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, r
 import { open } from 'node:fs/promises';
 import { ConfigError, TrialRecord } from '../spec/index.ts';
 import { runFile } from './files.ts';
-import { isTrialRecordShape } from './trial-shape.ts';
+import { isTrialRecordShape } from '../spec/index.ts';
 
 /** Bytes read per chunk; lines are split in the buffer, so a line is decoded once. */
 const CHUNK_BYTES = 1 << 20;
@@ -67,8 +67,9 @@ export async function* readTrialLines(runDir: string, options: { allowMissing?: 
  * ConfigError, or no records with `allowMissing` (a run killed before its
  * first trial).
  *
- * Each line is `JSON.parse`d and checked with the cheap structural check of
- * trial-shape.ts; only a line that fails it goes through the zod schema
+ * Each line is `JSON.parse`d and checked with `isTrialRecordShape`, the
+ * structural check derived from the schema (src/spec/shape-check.ts); only
+ * a line that fails it goes through the zod schema
  * (which fills defaults of older records, or names the bad field).
  */
 export async function* readTrials(runDir: string, options: { allowMissing?: boolean } = {}): AsyncGenerator<TrialRecord> {
