@@ -3,7 +3,6 @@ export { createAggregator, priceFor } from './aggregator.ts';
 export type { Aggregator, AggregatorOptions } from './aggregator.ts';
 export { rate } from './group-counters.ts';
 export { Reservoir, RESERVOIR_CAPACITY } from './reservoir.ts';
-export { summarizeRun } from './summarize-run.ts';
 export { compactTrial, collectTrials, pairTrials } from './pairing.ts';
 export type { CompactTrial, TrialPair, Pairing } from './pairing.ts';
 export { compareMetric, PAIRED_METRICS, ALPHA } from './compare-metric.ts';

@@ -3,6 +3,7 @@ import { open } from 'node:fs/promises';
 import { ConfigError, TrialRecord } from '../spec/index.ts';
 import { runFile } from './files.ts';
 import { isTrialRecordShape } from '../spec/index.ts';
+import { trialLine } from './graded-tail.ts';
 
 /** Bytes read per chunk; lines are split in the buffer, so a line is decoded once. */
 const CHUNK_BYTES = 1 << 20;
@@ -146,7 +147,7 @@ export class TrialAppender {
   }
 
   append(record: TrialRecord): void {
-    const text = `${JSON.stringify(record)}\n`;
+    const text = `${trialLine(record)}\n`;
     // Written as a string (no intermediate Buffer); a short write is rare on a local file, but finishing it keeps lines whole.
     const written = writeSync(this.#fd, text);
     if (written < Buffer.byteLength(text)) this.#finish(Buffer.from(text, 'utf8'), written);

@@ -1,5 +1,5 @@
 import { loadProject, type Project } from '../load/index.ts';
-import { assertRunFolder, gradedText, parseUngradedTrialLine, readManifest, readTrialLines, replaceTrials, runFile, writeManifest, type UngradedTrial } from '../run-folder/index.ts';
+import { assertRunFolder, gradedText, trialLine, parseUngradedTrialLine, readManifest, readTrialLines, replaceTrials, runFile, writeManifest, type UngradedTrial } from '../run-folder/index.ts';
 import { scoreTrial } from '../score/index.ts';
 import { ConfigError, type ActionSpec, type ConfigIssue, type Summary, type Task, type TrialRecord } from '../spec/index.ts';
 import type { RunEvents } from './events.ts';
@@ -171,6 +171,6 @@ async function* rewrittenLines(runDir: string, changed: ReadonlySet<number>, gra
     const { task, actions } = gradingOf(ungraded.record, line);
     const rescored = scoreTrial(ungraded.record, task, actions);
     // The fast path keeps the line's own bytes for the evidence; an older line is written anew.
-    yield ungraded.head !== null ? `${ungraded.head},${gradedText(rescored)}}` : JSON.stringify(rescored);
+    yield ungraded.head !== null ? `${ungraded.head},${gradedText(rescored)}}` : trialLine(rescored);
   }
 }
