@@ -86,6 +86,9 @@ const WIDE = `    defineTool({
     }),`;
 const ALL = [GET, LIST, PREVIEW, APPEND, WIDE];
 
+/** A task whose fault names a code nobody declares (a typo of note_locked). */
+const FAULT_TASK = 'v: 1\ntasks:\n  - id: locked\n    kind: must-call\n    messages: [{ role: user, content: "Read N-1" }]\n    actor: { permissions: [note:read] }\n    expect: { action: note.get }\n    faults:\n      - { action: note.get, on_call: 1, error: note_lockd }\n';
+
 const disposers: (() => Promise<void>)[] = [];
 afterAll(async () => {
   await Promise.all(disposers.map((dispose) => dispose()));
@@ -186,7 +189,7 @@ describe('load errors on a domain\'s tools', () => {
     const issues = await loadIssues(
       {
         'suites/notes/domain.ts': text,
-        'suites/notes/tasks/fault.yaml': 'v: 1\ntasks:\n  - id: locked\n    kind: must-call\n    messages: [{ role: user, content: "Read N-1" }]\n    actor: { permissions: [note:read] }\n    expect: { action: note.get }\n    faults:\n      - { action: note.get, on_call: 1, error: note_lockd }\n',
+        'suites/notes/tasks/fault.yaml': FAULT_TASK,
       },
       'errors',
     );
@@ -202,7 +205,7 @@ describe('load errors on a domain\'s tools', () => {
     const issues = await loadIssues(
       {
         'suites/notes/domain.ts': text,
-        'suites/notes/tasks/fault.yaml': 'v: 1\ntasks:\n  - id: locked\n    kind: must-call\n    messages: [{ role: user, content: "Read N-1" }]\n    actor: { permissions: [note:read] }\n    expect: { action: note.get }\n    faults:\n      - { action: note.get, on_call: 1, error: note_lockd }\n',
+        'suites/notes/tasks/fault.yaml': FAULT_TASK,
       },
       'fault-code',
     );
