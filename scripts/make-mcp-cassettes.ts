@@ -19,7 +19,7 @@ import pLimit from 'p-limit';
 import { recordingProvider } from '../providers/recording.ts';
 import { ScriptedProvider, callTurn, textTurn, type ScriptedTurn } from '../providers/scripted.ts';
 import { loadProject } from '../src/load/index.ts';
-import { createRegistry, type Registry } from '../src/registry/index.ts';
+import { createDomainRegistry, type Registry } from '../src/registry/index.ts';
 import { runTrial } from '../src/solve/index.ts';
 import type { CassetteLine, Constraint, ModelRequest, ResolvedSurface, Task } from '../src/spec/index.ts';
 
@@ -61,7 +61,7 @@ const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b 
 const project = await loadProject(root);
 const started = Date.now();
 for (const domain of project.domains) {
-  const registry = createRegistry(domain.domain.tools) as Registry<unknown>;
+  const registry = createDomainRegistry(domain.domain) as Registry<unknown>;
   const lines: CassetteLine[] = [];
   const limit = pLimit(4);
   const jobs: Promise<void>[] = [];

@@ -6,6 +6,7 @@ import type { Domain } from '../registry/domain.ts';
 import type { SourceFile } from './source-file.ts';
 import { closest } from '../spec/suggest.ts';
 import { DOMAIN_YAML, exists, loadYamlDomain } from './yaml-domain.ts';
+import { checkDomainTools } from './domain-tools.ts';
 
 /** A domain module found on disk and imported. */
 export interface FoundDomain {
@@ -129,6 +130,13 @@ export async function importDomain(root: string, name: string, issues: ConfigIss
     if (toolNames.has(tool.name)) problem(`registry tool "${tool.name}" is declared twice`, `tools[${index}].name`);
     toolNames.add(tool.name);
     if (!tool.input || typeof tool.input !== 'object') problem(`registry tool "${tool.name}" has no input schema`, `tools[${index}].input`);
+    if (typeof tool.handler !== 'function') problem(`registry tool "${tool.name}" has no handler function`, `tools[${index}].handler`);
   });
+  if (domain.teardown !== undefined && typeof domain.teardown !== 'function') problem('teardown must be a function', 'teardown', 'teardown(state) { … }');
+  // A domain whose tools are unusable is not loaded further: its surfaces
+  // and tasks would only repeat the same problem in other words.
+  const beforeTools = issues.length;
+  checkDomainTools(root, domain, display, issues);
+  if (issues.length > beforeTools) return null;
   return { name, dir, domain };
 }

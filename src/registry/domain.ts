@@ -1,4 +1,7 @@
 import type { ActionSpec, Json } from '../spec/index.ts';
+import { markDefinedAt } from './defined-at.ts';
+import type { ErrorTable } from './errors.ts';
+import { createRegistry, type Registry } from './registry.ts';
 import type { ToolSpec } from './tool-spec.ts';
 
 /**
@@ -9,8 +12,11 @@ import type { ToolSpec } from './tool-spec.ts';
 export interface Domain<State = any> {
   name: string;
   description: string;
+  /** The capabilities, each with its runtime contract (declared here, once; tools take it from their action). */
   actions: ActionSpec[];
   tools: ToolSpec<State>[];
+  /** The domain's own error codes (framework codes such as `not_found` or `invalid_cursor` need no entry). */
+  errors?: ErrorTable;
   /** Fresh state for one trial; may be async (an MCP domain starts its server here). */
   createState(): State | Promise<State>;
   /**
@@ -40,7 +46,17 @@ export type SyncDomain<State> = Omit<Domain<State>, 'createState' | 'views'> & {
 export function defineDomain<State>(domain: SyncDomain<State>): SyncDomain<State>;
 export function defineDomain<State>(domain: Domain<State>): Domain<State>;
 export function defineDomain<State>(domain: Domain<State>): Domain<State> {
-  return domain;
+  return markDefinedAt(domain);
+}
+
+
+/**
+ * The registry over a domain's tools (or only the named ones), each tool
+ * enforcing its action's contract.
+ */
+export function createDomainRegistry<State>(domain: Pick<Domain<State>, 'tools' | 'actions'>, only?: readonly string[]): Registry<State> {
+  const tools = only ? domain.tools.filter((tool) => only.includes(tool.name)) : domain.tools;
+  return createRegistry(tools, domain.actions);
 }
 
 export type { ActionSpec };

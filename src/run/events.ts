@@ -1,3 +1,4 @@
+import type { LiveStates } from '../registry/index.ts';
 import type { TrialRecord } from '../spec/index.ts';
 
 /**
@@ -38,5 +39,7 @@ export interface RunControl {
   stop?: AbortSignal;
   /** Passed to providers: aborting it cancels model calls in flight. */
   signal?: AbortSignal;
+  /** Domain states of the trials in flight: a caller quitting at once calls `live.drain()` to tear them down. */
+  live?: LiveStates;
   events?: RunEvents;
 }

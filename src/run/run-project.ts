@@ -203,6 +203,7 @@ async function startAndRunTrials(prepared: Prepared) {
     // Failures that will not heal (bad key, unknown model, the same refusal every time) stop the run (src/solve/early-stop.ts).
     earlyStop: config.run.early_stop === false ? undefined : createEarlyStop(),
     onRetry: events.onRetry && ((note, planned) => events.onRetry!(note, { provider: planned.provider.id, model: planned.provider.model, domain: planned.domain.name, task: planned.task.id, surface: planned.surface.id, trial: planned.trial })),
+    live: prepared.live,
     finish: (record, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
     onStart: events.onStart && ((info) => events.onStart!({ ...info, live: providers.some((entry) => !entry.offline) })),
     onTrialDone: events.onTrial && ((record) => events.onTrial!(record)),

@@ -15,4 +15,6 @@ export { createEarlyStop, SAME_FAILURE_LIMIT } from './early-stop.ts';
 export type { EarlyStop, EarlyStopReason } from './early-stop.ts';
 export { conversationRejected } from './trial.ts';
 export { executeRun, planSchemaCosts, surfaceKey } from './run.ts';
+// The run's live domain states (a caller quitting at once tears them down).
+export { LiveStates } from '../registry/index.ts';
 export type { ExecuteRunOptions, RunOutcome } from './run.ts';

@@ -1,4 +1,5 @@
-import { createRegistry } from '../registry/index.ts';
+import { createDomainRegistry } from '../registry/index.ts';
+import type { LiveStates } from '../registry/index.ts';
 import type { Registry } from '../registry/index.ts';
 import { countSchemaCosts } from '../cost/schema-cost.ts';
 import type { SchemaCost } from '../cost/schema-cost.ts';
@@ -28,6 +29,8 @@ export interface ExecuteRunOptions {
   earlyStop?: EarlyStop;
   /** Passed to providers; aborting it cancels in-flight model calls (a second Ctrl-C). */
   signal?: AbortSignal;
+  /** Domain states of the trials in flight, for a caller that must quit at once to tear them down (`live.drain()`). */
+  live?: LiveStates;
   onStart?(info: { total: number; skipped: number; todo: number }): void;
   onTrialDone?(record: TrialRecord): void;
   /** Each retried model request, with its cause (the CLI prints them). */
@@ -81,7 +84,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     // Trials not yet started see the stop when their turn comes.
     if (options.stop?.aborted || stopped) return;
     let registry = registries.get(planned.domain.name);
-    if (!registry) registries.set(planned.domain.name, (registry = createRegistry(planned.domain.domain.tools) as Registry<unknown>));
+    if (!registry) registries.set(planned.domain.name, (registry = createDomainRegistry(planned.domain.domain) as Registry<unknown>));
     const raw = await runTrial({
       provider: planned.provider,
       domain: planned.domain.domain,
@@ -93,6 +96,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
       signal: options.signal,
       toolTime: options.toolTime,
       onRetry: options.onRetry ? (note) => options.onRetry!(note, planned) : undefined,
+      live: options.live,
     });
     const record = options.finish ? options.finish(raw, planned) : raw;
     appender.append(record);

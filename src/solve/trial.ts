@@ -1,4 +1,4 @@
-import { MemoryReceiptStore, createRegistry } from '../registry/index.ts';
+import { MemoryReceiptStore, createDomainRegistry, teardownOf, type LiveStates } from '../registry/index.ts';
 import type { Registry } from '../registry/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
@@ -17,6 +17,8 @@ export interface TrialInput {
   domain: Domain;
   surface: ResolvedSurface;
   task: Task;
+  /** The run's live states: a run quitting at once tears down this trial's state too (LiveStates). */
+  live?: LiveStates;
   /** Trial number, from 0. */
   trial: number;
   /** Reused across trials (it holds no trial state); made from the domain when absent. */
@@ -80,10 +82,12 @@ async function runWithLifecycle(input: TrialInput, startedAt: string): Promise<T
   } catch (caught) {
     return setupFailed(input, startedAt, caught);
   }
+  // Torn down however the trial ends, and (with `live`) when the run quits at once.
+  const release = teardownOf(input.domain, state, { live: input.live });
   try {
     return await runWithState(input, state, startedAt);
   } finally {
-    await input.domain.teardown?.(state);
+    await release?.();
   }
 }
 
@@ -93,7 +97,7 @@ function environmentFailure(caught: unknown): NonNullable<TrialRecord['error']> 
 
 async function runWithState(input: TrialInput, state: unknown, startedAt: string): Promise<TrialRecord> {
   const { provider, domain, surface, task } = input;
-  const registry = input.registry ?? (createRegistry(domain.tools) as Registry<unknown>);
+  const registry = input.registry ?? (createDomainRegistry(domain) as Registry<unknown>);
   const receipts = new MemoryReceiptStore();
   const actions = new Map(domain.actions.map((action) => [action.id, action]));
   const approvals = new ApprovalLedger(task.approve, domain.actions);
@@ -296,9 +300,9 @@ async function executeProposal(proposal: ToolCallProposal, turn: number, context
   const approved = context.approvals.isApproved(action, actionArgs);
   const fault = context.faults.next(action);
   if (fault && fault.error !== undefined) {
-    return callRecord(base, { schema_valid: schemaValid, approved, fault: { error: fault.error, inject: false, good_next: fault.good_next ?? null }, outcome: { ok: false, error: faultError(fault) } });
+    return callRecord(base, { schema_valid: schemaValid, approved, fault: { error: fault.error, inject: false, good_next: fault.good_next ?? null }, outcome: { ok: false, error: faultError(fault, context.domain.errors) } });
   }
-  const spec = context.registry.get(tool);
+  const contract = context.registry.contract(tool);
   const effects: SideEffect[] = [];
   const started = performance.now();
   const simulatedTime = context.toolTime === 'simulated' ? { elapsedMs: 0 } : undefined;
@@ -309,7 +313,7 @@ async function executeProposal(proposal: ToolCallProposal, turn: number, context
       {
         state: context.state,
         actor: context.task.actor,
-        approvals: context.approvals.forCall({ tool, idempotencyKey: spec?.runtime.idempotency_key ?? null, callArgs: routed.callArgs, action, actionArgs }),
+        approvals: context.approvals.forCall({ tool, idempotencyKey: contract?.idempotency_key ?? null, callArgs: routed.callArgs, action, actionArgs }),
         effects,
         receipts: context.receipts,
         signal: context.signal,

@@ -5,9 +5,9 @@ export const ToolErrorCategory = z.enum(['validation', 'policy', 'not_found', 'c
 export type ToolErrorCategory = z.infer<typeof ToolErrorCategory>;
 
 /**
- * The error codes toolmark knows, with their category and default
- * retryability. Domains may return their own codes (e.g. `ticket_not_found`)
- * as long as they give a category.
+ * The error codes toolmark itself returns (or that any domain may use), with
+ * their category and default retryability. A domain's own codes (e.g.
+ * `ticket_not_found`) are declared on the domain (`errors`), not here.
  */
 export const KNOWN_ERROR_CODES = {
   tool_not_found: { category: 'routing', retryable: false },
@@ -21,8 +21,6 @@ export const KNOWN_ERROR_CODES = {
   handler_exception: { category: 'internal', retryable: false },
   invalid_tool_output: { category: 'internal', retryable: false },
   not_found: { category: 'not_found', retryable: false },
-  ticket_not_found: { category: 'not_found', retryable: false },
-  invoice_not_found: { category: 'not_found', retryable: false },
   invalid_cursor: { category: 'validation', retryable: false },
   rate_limited: { category: 'dependency', retryable: true },
   tool_failed: { category: 'internal', retryable: false },

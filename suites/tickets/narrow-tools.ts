@@ -1,10 +1,12 @@
 import { z } from 'zod';
-import { fail, type ToolSpec } from '../../src/registry/index.ts';
-import { RuntimeContract, toolError } from '../../src/spec/index.ts';
-import { appendFollowup, decodeCursor, encodeCursor, ticketView, type TicketState, type TicketStatus } from './backend.ts';
+import { defineToolFor, fail, type ToolSpec } from '../../src/registry/index.ts';
+import { appendFollowup, decodeCursor, encodeCursor, ticketView, type TicketState } from './backend.ts';
+import { toolError } from './errors.ts';
 
 /**
- * The five narrow tools: one per action, each with its own runtime contract.
+ * The five narrow tools: one per action (same name), each enforcing its
+ * action's contract (domain.ts); only the slow lookup adds a timeout and
+ * retry of its own.
  * Descriptions and `.describe()` texts are what a model sees (as JSON Schema).
  */
 
@@ -17,27 +19,27 @@ const Status = z.enum(['open', 'waiting']);
 
 const TicketOutput = z.strictObject({ id: z.string(), status: Status, subject: z.string(), followups: z.array(z.string()) });
 const PAGE_LIMIT = 5;
+
+/** Tools on the ticket backend, typed from their zod schemas. */
+const defineTool = defineToolFor<TicketState>();
 const SLOW_DEFAULT_LATENCY_MS = 50;
 
 function notFound(ticketId: string) {
   return fail(toolError('ticket_not_found', `Ticket ${ticketId} does not exist. Use ticket.list to see existing tickets.`, { ticket_id: ticketId }));
 }
 
-const readContract = RuntimeContract.parse({ permission: 'ticket:read', effect: 'read' });
-
-export const getTicket: ToolSpec<TicketState> = {
+export const getTicket = defineTool({
   name: 'ticket.get',
   description: 'Read one support ticket by ID: status, subject and follow-ups. Read-only; never changes the ticket.',
   input: z.strictObject({ ticket_id: TicketId }),
   output: TicketOutput,
-  runtime: readContract,
-  handler(input: { ticket_id: string }, { state }) {
+  handler(input, { state }) {
     const ticket = state.tickets.get(input.ticket_id);
     return ticket ? ticketView(ticket) : notFound(input.ticket_id);
   },
-};
+});
 
-export const listTickets: ToolSpec<TicketState> = {
+export const listTickets = defineTool({
   name: 'ticket.list',
   description:
     'List support tickets one bounded page at a time (at most 5 per call), optionally only those with a given status. ' +
@@ -51,8 +53,7 @@ export const listTickets: ToolSpec<TicketState> = {
     tickets: z.array(z.strictObject({ id: z.string(), status: Status, subject: z.string() })).max(PAGE_LIMIT),
     next_cursor: z.string().nullable(),
   }),
-  runtime: readContract,
-  handler(input: { status?: TicketStatus; limit: number; cursor?: string }, { state }) {
+  handler(input, { state }) {
     const matching = [...state.tickets.values()].filter((ticket) => input.status === undefined || ticket.status === input.status);
     const status = input.status ?? null;
     let start = 0;
@@ -75,24 +76,23 @@ export const listTickets: ToolSpec<TicketState> = {
       next_cursor: next < matching.length ? encodeCursor(next, status) : null,
     };
   },
-};
+});
 
-export const previewFollowup: ToolSpec<TicketState> = {
+export const previewFollowup = defineTool({
   name: 'ticket.preview_followup',
   description:
     'Preview the exact follow-up note that would be added to a ticket, so the user can review it. ' +
     'Performs no write. To actually add it, call ticket.record_followup with the same ticket_id and note once the user approves.',
   input: z.strictObject({ ticket_id: TicketId, note: Note }),
   output: z.strictObject({ ticket_id: z.string(), would_append: z.string(), followup_count_after: z.number().int(), side_effects: z.literal(0) }),
-  runtime: readContract,
-  handler(input: { ticket_id: string; note: string }, { state }) {
+  handler(input, { state }) {
     const ticket = state.tickets.get(input.ticket_id);
     if (!ticket) return notFound(input.ticket_id);
     return { ticket_id: ticket.id, would_append: input.note, followup_count_after: ticket.followups.length + 1, side_effects: 0 as const };
   },
-};
+});
 
-export const recordFollowup: ToolSpec<TicketState> = {
+export const recordFollowup = defineTool({
   name: 'ticket.record_followup',
   description:
     'Add one follow-up note to a support ticket. This writes: it needs the ticket:write permission and the user\'s approval of this exact ' +
@@ -107,8 +107,7 @@ export const recordFollowup: ToolSpec<TicketState> = {
       .describe('A unique ID you choose for this one intended write (at least 6 characters). Reuse it only to retry the very same write.'),
   }),
   output: z.strictObject({ receipt_id: z.string(), ticket_id: z.string(), status: z.literal('recorded'), followup_count: z.number().int() }),
-  runtime: RuntimeContract.parse({ permission: 'ticket:write', effect: 'write', approval: 'required', idempotency_key: 'action_id' }),
-  handler(input: { ticket_id: string; note: string; action_id: string }, { state, signal, recordEffect }) {
+  handler(input, { state, signal, recordEffect }) {
     const ticket = state.tickets.get(input.ticket_id);
     if (!ticket) return notFound(input.ticket_id);
     // Check, write and log in one synchronous stretch: nothing lands after a timeout.
@@ -117,9 +116,9 @@ export const recordFollowup: ToolSpec<TicketState> = {
     recordEffect({ action: 'ticket.record_followup', effect: 'write', target: ticket.id, change_id: input.action_id });
     return { receipt_id: `receipt-${input.action_id}`, ticket_id: ticket.id, status: 'recorded' as const, followup_count: ticket.followups.length };
   },
-};
+});
 
-export const lookupSlow: ToolSpec<TicketState> = {
+export const lookupSlow = defineTool({
   name: 'ticket.lookup_slow',
   description:
     'Read one ticket through the slow backup dependency. Same answer as ticket.get but slower; use only when asked to use the backup lookup. ' +
@@ -129,12 +128,12 @@ export const lookupSlow: ToolSpec<TicketState> = {
     simulated_latency_ms: z.number().int().min(0).max(10_000).optional().describe('Test fixture: how long the dependency takes, in milliseconds (default 50).'),
   }),
   output: TicketOutput,
-  runtime: RuntimeContract.parse({ permission: 'ticket:read', effect: 'read', retry: { transient: true, max_attempts: 3 }, timeout_ms: 500 }),
-  async handler(input: { ticket_id: string; simulated_latency_ms?: number }, { state, sleep }) {
+  runtime: { retry: { transient: true, max_attempts: 3 }, timeout_ms: 500 },
+  async handler(input, { state, sleep }) {
     await sleep(input.simulated_latency_ms ?? SLOW_DEFAULT_LATENCY_MS);
     const ticket = state.tickets.get(input.ticket_id);
     return ticket ? ticketView(ticket) : notFound(input.ticket_id);
   },
-};
+});
 
 export const narrowTools: ToolSpec<TicketState>[] = [getTicket, listTickets, previewFollowup, recordFollowup, lookupSlow];

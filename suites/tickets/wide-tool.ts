@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { fail, type ToolSpec } from '../../src/registry/index.ts';
-import { RuntimeContract, toolError } from '../../src/spec/index.ts';
+import { defineToolFor, fail } from '../../src/registry/index.ts';
+import { toolError } from '../../src/spec/index.ts';
 import { appendFollowup, ticketView, type TicketState } from './backend.ts';
 
 /**
@@ -19,7 +19,7 @@ function generic(message = 'tool failed') {
   return fail(toolError('tool_failed', message));
 }
 
-export const ticketOperation: ToolSpec<TicketState> = {
+export const ticketOperation = defineToolFor<TicketState>()({
   name: 'ticket.operation',
   description: 'Read or change support tickets and run ticket queries. operation: get, list, preview, record or slow; payload: its arguments.',
   input: z.object({
@@ -27,8 +27,9 @@ export const ticketOperation: ToolSpec<TicketState> = {
     payload: z.record(z.string(), z.unknown()).optional().describe('Arguments for the operation.'),
   }),
   output: z.unknown(),
-  runtime: RuntimeContract.parse({ permission: null, effect: 'write', approval: 'never', idempotency_key: null }),
-  async handler(input: { operation: string; payload?: Record<string, unknown> }, { state, signal, sleep, recordEffect }) {
+  // No action of its own, so the tool states its whole contract: none.
+  runtime: { permission: null, effect: 'write', approval: 'never', idempotency_key: null },
+  async handler(input, { state, signal, sleep, recordEffect }) {
     const payload = input.payload ?? {};
     const ticket = state.tickets.get(String(payload.ticket_id));
     switch (input.operation) {
@@ -60,4 +61,4 @@ export const ticketOperation: ToolSpec<TicketState> = {
         return generic();
     }
   },
-};
+});

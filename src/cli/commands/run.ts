@@ -57,6 +57,7 @@ function selectionOf(flags: RunFlags): Partial<RunSelection> {
 
 async function runAction(flags: RunFlags, setExitCode: (code: number) => void): Promise<void> {
   const { runProject, resumeRun } = await import('../../run/index.ts');
+  const { LiveStates } = await import('../../registry/index.ts');
   const { formatSummaryTable, formatRunFacts } = await import('../summary-table.ts');
   const { createProgress } = await import('../progress.ts');
   const { releaseMemory } = await import('../heap-policy.ts');
@@ -67,8 +68,13 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   // Ctrl-C once: schedule nothing more, let trials in flight finish.
   // Twice: leave now (trials.jsonl holds whole lines plus at most one torn line, which resume drops).
   const stop = new AbortController();
+  // Domain states of trials in flight: quitting at once still tears them down (servers, temp folders).
+  const live = new LiveStates();
   const onInterrupt = () => {
-    if (stop.signal.aborted) process.exit(130);
+    if (stop.signal.aborted) {
+      void live.drain().finally(() => process.exit(130));
+      return;
+    }
     stop.abort();
     process.stderr.write('\ninterrupted: finishing the trials in flight (Ctrl-C again to quit now)…\n');
   };
@@ -99,7 +105,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   };
   let result: RunResult;
   try {
-    const common = { root, concurrency, record: flags.record, out: flags.out, stop: stop.signal, events };
+    const common = { root, concurrency, record: flags.record, out: flags.out, stop: stop.signal, live, events };
     result = flags.resume
       ? await resumeRun({ ...common, run: flags.resume, allowStale: flags.allowStale })
       : await runProject({ ...common, selection, runId: flags.runId });
