@@ -41,13 +41,20 @@ export const ToolError = z.object({
 });
 export type ToolError = z.infer<typeof ToolError>;
 
-/** Build a ToolError for a known code, taking category and retryability from the table. */
+/**
+ * Build a ToolError. A known code (the table above) brings its category and
+ * retryability; a domain's own code (`event_not_found`) must name its category.
+ */
+export function toolError(code: KnownErrorCode, message: string, details?: Record<string, unknown>, overrides?: { retryable?: boolean; category?: ToolErrorCategory }): ToolError;
+export function toolError(code: string, message: string, details: Record<string, unknown>, overrides: { retryable?: boolean; category: ToolErrorCategory }): ToolError;
 export function toolError(
-  code: KnownErrorCode,
+  code: string,
   message: string,
   details: Record<string, unknown> = {},
-  overrides: { retryable?: boolean } = {},
+  overrides: { retryable?: boolean; category?: ToolErrorCategory } = {},
 ): ToolError {
-  const known = KNOWN_ERROR_CODES[code];
-  return { code, category: known.category, message, retryable: overrides.retryable ?? known.retryable, details };
+  const known = (KNOWN_ERROR_CODES as Record<string, { category: ToolErrorCategory; retryable: boolean } | undefined>)[code];
+  const category = overrides.category ?? known?.category;
+  if (category === undefined) throw new TypeError(`toolError: "${code}" is not a known error code, so it needs a category (one of ${ToolErrorCategory.options.join(', ')})`);
+  return { code, category, message, retryable: overrides.retryable ?? known?.retryable ?? false, details };
 }

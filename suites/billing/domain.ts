@@ -1,8 +1,5 @@
 import { z } from 'zod';
-import { defineDomain } from '../../src/registry/domain.ts';
-import { fail } from '../../src/registry/index.ts';
-import type { ToolSpec } from '../../src/registry/tool-spec.ts';
-import { toolError, type ActionSpec, type Json, type RuntimeContract, type ToolError, type ToolErrorCategory } from '../../src/spec/index.ts';
+import { defineDomain, fail, toolError, type ActionSpec, type Json, type RuntimeContract, type ToolError, type ToolErrorCategory, type ToolSpec } from 'toolmark';
 import { createBillingState, openBalanceCents, refundableCents, REFUND_WINDOW_START, type BillingState, type Invoice } from './fixture.ts';
 
 /**

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { fail, type ToolSpec } from '../../src/registry/index.ts';
-import { RuntimeContract, toolError } from '../../src/spec/index.ts';
+import { fail, RuntimeContract, toolError, type ToolSpec } from 'toolmark';
 import { appendFollowup, ticketView, type TicketState } from './backend.ts';
 
 /**
