@@ -2,10 +2,11 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SurfaceFile, sha256, validateToolNames, type ConfigIssue, type ExposedTool, type ResolvedSurface, type ToolDefinition } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
+import { jsonSchemaOf } from '../registry/index.ts';
 import { readSourceFile, type SourceFile } from './source-file.ts';
 import { closest } from './suggest.ts';
 import { entryKey, mergeSurface, type MergedEntry, type MergedSurface } from './surface-merge.ts';
-import { hasProperty, inputJsonSchema, makeStrict, overrideParameterDescription, propertyNames } from './tool-schema.ts';
+import { hasProperty, makeStrict, overrideParameterDescription, propertyNames } from './tool-schema.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';
 
 /** YAML files directly inside a folder, sorted; a missing folder is empty. */
@@ -68,7 +69,7 @@ function resolveEntry(item: MergedEntry, domain: Domain, strict: boolean, issues
     return null;
   }
 
-  const parameters = inputJsonSchema(registryTool.input);
+  const parameters = jsonSchemaOf(registryTool.input);
   let ok = true;
   for (const [dotted, text] of Object.entries(entry.parameters ?? {})) {
     const problem = overrideParameterDescription(parameters, dotted, text);

@@ -2,11 +2,12 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { TaskSpec, type ConfigIssue, type Constraint, type Split, type Task } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
+import { toolSchemaOf } from '../registry/index.ts';
 import { checkConstraint } from './constraints.ts';
 import { readSourceFile, type FieldPath, type SourceFile } from './source-file.ts';
 import { closest } from './suggest.ts';
 import { yamlFilesIn } from './surfaces.ts';
-import { inputJsonSchema, propertyNames } from './tool-schema.ts';
+import { propertyNames } from './tool-schema.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';
 
 /** The file's outer shape; each task is checked on its own so one bad task does not hide the others. */
@@ -92,7 +93,7 @@ export function checkTask(located: LocatedTask, domain: Domain, issues: ConfigIs
   const checkArgs = (action: string | undefined, args: Record<string, Constraint> | undefined, field: FieldPath) => {
     if (!args) return;
     const tool = action ? domain.tools.find((candidate) => candidate.name === action) : undefined;
-    const names = tool ? propertyNames(inputJsonSchema(tool.input)) : [];
+    const names = tool ? propertyNames(toolSchemaOf(tool.input).jsonSchema) : [];
     for (const [name, constraint] of Object.entries(args)) {
       // Scoring matches top-level argument names only (src/score/constraint.ts).
       if (names.length > 0 && !names.includes(name)) at([...field, name], { message: `action ${action} has no argument "${name}"`, expected: `one of ${names.join(', ')}`, suggestion: closest(name, names) });

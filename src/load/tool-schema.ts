@@ -1,21 +1,9 @@
-import { z } from 'zod';
 import type { JsonSchema } from '../spec/index.ts';
 
 type SchemaNode = Record<string, unknown>;
 
 function isNode(value: unknown): value is SchemaNode {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/**
- * The JSON Schema a model is shown for a registry tool's zod input: the
- * *input* side (fields with defaults are optional), without the `$schema`
- * marker, which costs tokens and tells a model nothing.
- */
-export function inputJsonSchema(input: z.ZodType): JsonSchema {
-  const schema = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as SchemaNode;
-  delete schema.$schema;
-  return schema;
 }
 
 /** Property names of an object schema (looking through an array's items). */

@@ -5,7 +5,7 @@ import { SimulatedCallTime } from './tool-time.ts';
 import { isHandlerFailure } from './fail.ts';
 import { approvalFingerprint } from './fingerprint.ts';
 import type { ReceiptStore } from './receipt-store.ts';
-import { jsonSchemaOf, validate, type Violation } from './schema.ts';
+import { jsonSchemaOf, toolSchemaOf, type Violation } from './schema/index.ts';
 import type { HandlerContext, ToolSpec } from './tool-spec.ts';
 
 /** Everything one call needs besides the call itself. */
@@ -34,7 +34,7 @@ export interface Registry<State> {
   names(): string[];
   /** Runs the nine steps of SPEC §4 in order. Never throws for anything a model or handler can cause. */
   invoke(call: ToolCall, context: InvokeContext<State>): Promise<ToolResult>;
-  /** JSON Schema of a tool's input via z.toJSONSchema (cached). Throws for an unknown tool (a programming error). */
+  /** JSON Schema of a tool's input (the seam's `jsonSchema`, a copy to change). Throws for an unknown tool (a programming error). */
   inputSchema(name: string): JsonSchema;
   /** Check arguments against the input schema without running anything. */
   checkInput(name: string, args: unknown): { ok: true } | { ok: false; violations: Violation[] };
@@ -103,7 +103,7 @@ class ToolRegistry<State> implements Registry<State> {
   checkInput(name: string, args: unknown): { ok: true } | { ok: false; violations: Violation[] } {
     const tool = this.#tools.get(name);
     if (!tool) return { ok: false, violations: [{ path: '(root)', message: `unknown tool "${name}"` }] };
-    const checked = validate(tool.input, args);
+    const checked = toolSchemaOf(tool.input).validate(args);
     return checked.ok ? { ok: true } : { ok: false, violations: checked.violations };
   }
 
@@ -125,7 +125,7 @@ class ToolRegistry<State> implements Registry<State> {
     }
 
     // 2. validate input
-    const checked = validate(tool.input, call.arguments);
+    const checked = toolSchemaOf(tool.input).validate(call.arguments);
     if (!checked.ok) {
       return failure(toolError('invalid_arguments', `The arguments for ${tool.name} do not match its input schema.`, { tool: tool.name, violations: checked.violations }));
     }
@@ -277,11 +277,11 @@ class ToolRegistry<State> implements Registry<State> {
       );
     }
     if (isHandlerFailure(returned)) {
-      const error = validate(ToolError, returned.error);
+      const error = toolSchemaOf(ToolError).validate(returned.error);
       if (error.ok) return failure(error.value);
       return failure(toolError('invalid_tool_output', `${tool.name} returned a malformed error.`, { tool: tool.name, violations: error.violations }));
     }
-    const output = validate(tool.output, returned);
+    const output = toolSchemaOf(tool.output).validate(returned);
     if (!output.ok) {
       return failure(toolError('invalid_tool_output', `${tool.name} returned output that does not match its declared schema.`, { tool: tool.name, violations: output.violations }));
     }

@@ -1,6 +1,6 @@
-import type { z } from 'zod';
 import type { Actor, RuntimeContract, SideEffect } from '../spec/index.ts';
 import type { HandlerFailure } from './fail.ts';
+import type { SchemaSource } from './schema/index.ts';
 
 /** What a handler gets besides its validated input. */
 export interface HandlerContext<State> {
@@ -31,8 +31,10 @@ export interface ToolSpec<State = unknown, Input = any, Output = any> {
   /** Registry name; for narrow tools this equals the action id (e.g. `ticket.get`). */
   name: string;
   description: string;
-  input: z.ZodType<Input>;
-  output: z.ZodType<Output>;
+  /** What the model may send: zod 4, zod 3, plain JSON Schema or a `ToolSchema` (the seam, schema/). */
+  input: SchemaSource<Input>;
+  /** What the handler must return, checked at step 8; any schema kind, as `input`. */
+  output: SchemaSource<Output>;
   runtime: RuntimeContract;
   handler(input: Input, context: HandlerContext<State>): Output | HandlerFailure | Promise<Output | HandlerFailure>;
 }
