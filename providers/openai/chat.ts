@@ -4,12 +4,26 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import type { ModelRequest, ModelTurn, ToolCallProposal } from '../../src/spec/model.ts';
+import type { ModelRequest, ModelTurn, ToolCallProposal, ToolDefinition } from '../../src/spec/model.ts';
 import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
 
 /** Which field carries the output-token cap: OpenAI wants the new one, many compatible servers only know the old. */
 export type MaxTokensField = 'max_completion_tokens' | 'max_tokens';
+
+/** Tools in the Chat Completions wire shape: exactly what the adapter sends. */
+export function toChatTools(tools: readonly ToolDefinition[], names: WireNames): ChatCompletionTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: {
+      name: names.encode(tool.name),
+      description: tool.description,
+      parameters: tool.parameters as Record<string, unknown>,
+      // Sent only when asked for: Chat's default is non-strict, and some compatible servers reject the field.
+      ...(tool.strict ? { strict: true } : {}),
+    },
+  }));
+}
 
 /** Map the normalised request to a Chat Completions body. Returns warnings for anything that had to be adapted. */
 export function toChatRequest(request: ModelRequest, names: WireNames, maxTokensField: MaxTokensField): { body: ChatCompletionCreateParamsNonStreaming; warnings: string[] } {
@@ -47,18 +61,7 @@ export function toChatRequest(request: ModelRequest, names: WireNames, maxTokens
   }
   const body: ChatCompletionCreateParamsNonStreaming = { model: request.model, messages };
   if (request.tools.length > 0) {
-    body.tools = request.tools.map(
-      (tool): ChatCompletionTool => ({
-        type: 'function',
-        function: {
-          name: names.encode(tool.name),
-          description: tool.description,
-          parameters: tool.parameters as Record<string, unknown>,
-          // Sent only when asked for: Chat's default is non-strict, and some compatible servers reject the field.
-          ...(tool.strict ? { strict: true } : {}),
-        },
-      }),
-    );
+    body.tools = toChatTools(request.tools, names);
     body.tool_choice = request.tool_choice;
   } else if (request.tool_choice === 'required') {
     warnings.push('tool_choice "required" with no tools; not sent');

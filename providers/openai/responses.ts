@@ -1,7 +1,19 @@
 import type { FunctionTool, Response, ResponseCreateParamsNonStreaming, ResponseInputItem } from 'openai/resources/responses/responses';
-import type { ModelRequest, ModelTurn, ToolCallProposal } from '../../src/spec/model.ts';
+import type { ModelRequest, ModelTurn, ToolCallProposal, ToolDefinition } from '../../src/spec/model.ts';
 import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
+
+/** Tools in the Responses API wire shape: exactly what the adapter sends. */
+export function toResponsesTools(tools: readonly ToolDefinition[], names: WireNames): FunctionTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    name: names.encode(tool.name),
+    description: tool.description,
+    parameters: tool.parameters as Record<string, unknown>,
+    // Always explicit: the Responses API treats an omitted `strict` as true.
+    strict: tool.strict,
+  }));
+}
 
 /** Map the normalised request to a Responses API body (stateless: `store: false`, full history every turn). */
 export function toResponsesRequest(request: ModelRequest, names: WireNames): { body: ResponseCreateParamsNonStreaming; warnings: string[] } {
@@ -28,16 +40,7 @@ export function toResponsesRequest(request: ModelRequest, names: WireNames): { b
   const body: ResponseCreateParamsNonStreaming = { model: request.model, input, store: false };
   if (request.system !== null) body.instructions = request.system;
   if (request.tools.length > 0) {
-    body.tools = request.tools.map(
-      (tool): FunctionTool => ({
-        type: 'function',
-        name: names.encode(tool.name),
-        description: tool.description,
-        parameters: tool.parameters as Record<string, unknown>,
-        // Always explicit: the Responses API treats an omitted `strict` as true.
-        strict: tool.strict,
-      }),
-    );
+    body.tools = toResponsesTools(request.tools, names);
     body.tool_choice = request.tool_choice;
   } else if (request.tool_choice === 'required') {
     warnings.push('tool_choice "required" with no tools; not sent');

@@ -15,3 +15,4 @@ export * from './config.ts';
 export * from './manifest.ts';
 export * from './comparison.ts';
 export * from './tool-name.ts';
+export * from './tool-file.ts';
