@@ -21,6 +21,10 @@ export { ActionSpec } from './spec/action.ts';
 export { Actor, Effect, RuntimeContract, SideEffect } from './spec/tool-call.ts';
 export type { Json, JsonSchema } from './spec/json.ts';
 
+// Schemas: zod 4, zod 3 or plain JSON Schema, whichever the domain uses.
+export { fromJsonSchema, fromZod3, fromZod4, jsonSchema, JsonSchemaError, toolSchemaOf } from './registry/schema/index.ts';
+export type { InferSchema, SchemaSource, ToolSchema, TypedJsonSchema, Validation, Violation } from './registry/schema/index.ts';
+
 // The registry, for running a domain's tools outside a run (tests, services).
 export { createRegistry } from './registry/registry.ts';
 export type { InvokeContext, Registry } from './registry/registry.ts';

@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   contract: () => import('./commands/contract.ts'),
   compare: () => import('./commands/compare.ts'),
   gate: () => import('./commands/gate.ts'),
+  init: () => import('./commands/init.ts'),
 };
 
 /**

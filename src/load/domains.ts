@@ -2,6 +2,7 @@ import { access, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ActionSpec, type ConfigIssue } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
+import { toolSchemaOf } from '../registry/schema/index.ts';
 import type { SourceFile } from './source-file.ts';
 import { closest } from './suggest.ts';
 import { importUserModule, userModuleIssue } from './user-module.ts';
@@ -126,7 +127,13 @@ export async function importDomain(root: string, name: string, issues: ConfigIss
   domain.tools.forEach((tool, index) => {
     if (toolNames.has(tool.name)) problem(`registry tool "${tool.name}" is declared twice`, `tools[${index}].name`);
     toolNames.add(tool.name);
-    if (!tool.input || typeof (tool.input as { safeParse?: unknown }).safeParse !== 'function') problem(`registry tool "${tool.name}" has no zod input schema`, `tools[${index}].input`);
+    for (const side of ['input', 'output'] as const) {
+      try {
+        toolSchemaOf(tool[side]);
+      } catch (error) {
+        problem(`registry tool "${tool.name}" has an unusable ${side} schema: ${error instanceof Error ? error.message : String(error)}`, `tools[${index}].${side}`, 'a zod 4 or zod 3 schema, or a JSON Schema object');
+      }
+    }
   });
   return { name, dir, domain };
 }

@@ -102,5 +102,9 @@ export function userModuleIssue(error: unknown, file: string, root: string, what
   // esbuild counts columns from 0, stack frames and V8's caret from 1.
   const column = where.column === undefined ? undefined : where.column + (TRANSFORM_ERROR.test(error instanceof Error ? error.message : '') ? 1 : 0);
   const shown = { ...where, column };
-  return { file: relative(root, where.file) || where.file, line: where.line, column, message: `${what}: ${message}${codeFrame(shown)}` };
+  // A .ts file under a package.json without "type": "module" is loaded as CommonJS, and its imports then fail confusingly.
+  const hint = (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_REQUIRE_CYCLE_MODULE' || /require\(\) ES Module/.test(message)
+    ? '\n  hint: domain files are ES modules; add {"type": "module"} to the package.json next to them (toolmark init writes suites/package.json)'
+    : '';
+  return { file: relative(root, where.file) || where.file, line: where.line, column, message: `${what}: ${message}${codeFrame(shown)}${hint}` };
 }
