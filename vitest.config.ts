@@ -7,6 +7,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
+    // Set-up that loads a project or starts a process takes seconds on a loaded machine.
+    hookTimeout: 120_000,
     pool: 'forks',
   },
 });

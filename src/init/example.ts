@@ -23,6 +23,8 @@ export async function writeExample(dir: string, options: { force?: boolean } = {
   for (const entry of EXAMPLE) {
     await cp(join(root, entry), join(target, entry), { recursive: true, filter: (source) => !/(^|[\\/])cassettes([\\/]|$)/.test(relative(root, source)) });
   }
+  // Domain files are ES modules whatever the project's own package.json says.
+  await writeFile(join(target, 'suites', 'package.json'), `${JSON.stringify({ type: 'module' }, null, 2)}\n`);
   const { loadProject } = await import('../load/index.ts');
   const { BEHAVIOURS } = await import('../../scripts/synthetic/behaviours.ts');
   const { generateCassette, syntheticModel } = await import('../../scripts/synthetic/generate.ts');
@@ -36,5 +38,5 @@ export async function writeExample(dir: string, options: { force?: boolean } = {
       cassettes.push(relative(target, file));
     }
   }
-  return { dir: target, files: EXAMPLE, cassettes };
+  return { dir: target, files: [...EXAMPLE, 'suites/package.json'], cassettes };
 }

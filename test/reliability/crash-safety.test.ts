@@ -86,7 +86,7 @@ beforeAll(async () => {
   const recordDir = path.join(work, 'record');
   mkdirSync(recordDir);
   await executeRun({ runDir: recordDir, plan: planTrials(project.domains, [provider], { split: 'all', trials: TRIALS }), concurrency: 4 });
-});
+}, 300_000);
 
 describe('crash safety (SIGKILL)', () => {
   it(`${KILLS} SIGKILLs at random points, then --resume: readable every time, exactly the trials of an uninterrupted run`, async () => {
