@@ -11,7 +11,11 @@
 
 // Domains and their tools.
 export { defineDomain } from './registry/domain.ts';
-export type { Domain } from './registry/domain.ts';
+export type { Domain, SyncDomain } from './registry/domain.ts';
+export { defineTool, defineToolFor } from './registry/define-tool.ts';
+export type { ToolDefinition as DefineToolInput } from './registry/define-tool.ts';
+export { toolErrorFor } from './registry/errors.ts';
+export type { DomainToolError, ErrorCodeOf, ErrorCodeSpec, ErrorTable } from './registry/errors.ts';
 export type { HandlerContext, ToolSpec } from './registry/tool-spec.ts';
 export { fail, isHandlerFailure } from './registry/fail.ts';
 export type { HandlerFailure } from './registry/fail.ts';
@@ -27,6 +31,7 @@ export type { InferSchema, SchemaSource, ToolSchema, TypedJsonSchema, Validation
 
 // The registry, for running a domain's tools outside a run (tests, services).
 export { createRegistry } from './registry/registry.ts';
+export { createDomainRegistry } from './registry/domain.ts';
 export type { InvokeContext, Registry } from './registry/registry.ts';
 export { MemoryReceiptStore } from './registry/receipt-store.ts';
 export { FileReceiptStore } from './registry/file-receipt-store.ts';

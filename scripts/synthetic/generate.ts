@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import { recordingProvider } from '../../providers/recording.ts';
 import { ScriptedProvider } from '../../providers/scripted.ts';
 import type { LoadedDomain } from '../../src/load/index.ts';
-import { createRegistry, type Registry } from '../../src/registry/index.ts';
+import { createDomainRegistry, type Registry } from '../../src/registry/index.ts';
 import { runTrial } from '../../src/solve/index.ts';
 import type { CassetteLine, Task } from '../../src/spec/index.ts';
 import type { Behaviour } from './behaviours.ts';
@@ -38,7 +38,7 @@ const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b 
 export async function generateCassette(options: GenerateOptions): Promise<string> {
   const { domain, behaviour } = options;
   const policy = createPolicy(behaviour);
-  const registry = createRegistry(domain.domain.tools) as Registry<unknown>;
+  const registry = createDomainRegistry(domain.domain) as Registry<unknown>;
   const surfaces = domain.surfaces.filter((surface) => !options.surfaces || options.surfaces.includes(surface.id));
   const tasks = domain.tasks.filter((task) => !options.tasks || options.tasks(task));
   const lines: CassetteLine[] = [];

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { schemaCost } from '../cost/schema-cost.ts';
-import { createRegistry, type Domain } from '../registry/index.ts';
+import { createDomainRegistry, type Domain } from '../registry/index.ts';
 import type { ToolDefinition } from '../spec/index.ts';
 import { loadContractCases, RUNTIME_NAMES, type RuntimeName } from './case-file.ts';
 import { renderContractMarkdown, renderContractTable } from './render.ts';
@@ -18,7 +18,7 @@ export const DEFAULT_OUT_DIR = 'results/contract';
 
 /** The model-facing tools payload of a runtime: what a provider would be sent (SPEC §5 schema cost). */
 export function toolsPayload(domain: Domain, tools: readonly string[]): ToolDefinition[] {
-  const registry = createRegistry(domain.tools.filter((tool) => tools.includes(tool.name)));
+  const registry = createDomainRegistry(domain, tools);
   return tools.map((name) => ({ name, description: registry.get(name)!.description, parameters: registry.inputSchema(name), strict: false }));
 }
 

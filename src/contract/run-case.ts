@@ -1,4 +1,4 @@
-import { approvalFingerprint, createRegistry, MemoryReceiptStore, type Domain } from '../registry/index.ts';
+import { approvalFingerprint, createDomainRegistry, MemoryReceiptStore, withDomainState, type Domain } from '../registry/index.ts';
 import type { ActionSpec, Approval, SideEffect, ToolResult } from '../spec/index.ts';
 import type { ContractCall, ContractCase, ContractRuntime, RuntimeName } from './case-file.ts';
 import { checkExpectation, type Check } from './checks.ts';
@@ -59,9 +59,12 @@ export function isActionableError(result: ToolResult): boolean {
  * expectation. Every number comes from this execution.
  */
 export async function runCase(domain: Domain, runtimeName: RuntimeName, runtime: ContractRuntime, contractCase: ContractCase): Promise<CaseRun> {
-  const registry = createRegistry(domain.tools.filter((tool) => runtime.tools.includes(tool.name)));
+  return withDomainState(domain, (state) => runCaseOn(domain, state, runtimeName, runtime, contractCase));
+}
+
+async function runCaseOn(domain: Domain, state: unknown, runtimeName: RuntimeName, runtime: ContractRuntime, contractCase: ContractCase): Promise<CaseRun> {
+  const registry = createDomainRegistry(domain, runtime.tools);
   const actions = new Map(domain.actions.map((action) => [action.id, action]));
-  const state = domain.createState();
   const receipts = new MemoryReceiptStore();
   const effects: SideEffect[] = [];
 
@@ -75,9 +78,9 @@ export async function runCase(domain: Domain, runtimeName: RuntimeName, runtime:
   const calls: CallOutcome[] = [];
   for (const call of contractCase[runtimeName]) {
     const { action, args } = resolveAction(call, runtime, actions);
-    const tool = registry.get(call.tool);
+    const contract = registry.contract(call.tool);
     const approvals: Approval[] =
-      tool && action !== null && isApproved(action, args) ? [{ tool: call.tool, fingerprint: approvalFingerprint(call.arguments, tool.runtime.idempotency_key) }] : [];
+      contract && action !== null && isApproved(action, args) ? [{ tool: call.tool, fingerprint: approvalFingerprint(call.arguments, contract.idempotency_key) }] : [];
     const before = effects.length;
     const result = await registry.invoke({ tool: call.tool, arguments: call.arguments }, { state, actor: contractCase.actor, approvals, effects, receipts });
     const judged = effects.slice(before).map((effect) => {

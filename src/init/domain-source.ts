@@ -21,8 +21,8 @@ function header(name: string, origin: ToolOrigin): string {
  *   2. Replace the handlers' canned answers with a small in-memory backend
  *      (createState), so multi-step tasks can read what earlier calls did.
  *   3. Add a view for every piece of state a task's \`final_state\` checks.
- * Schemas are plain JSON Schema (jsonSchema(...)); zod 3 or zod 4 schemas
- * work too, with whichever zod your project has.
+ * Schemas are plain JSON Schema, as in the tools file; zod 3 or zod 4
+ * schemas work too, with whichever zod your project has.
  */`;
 }
 
@@ -39,22 +39,21 @@ function toolSource(tool: ScaffoldTool): string {
     return { ok: true };`
       : `// A read: a canned answer. Return fail(toolError('not_found', '…')) for a domain error.
     return { ok: true, tool: ${quote(tool.name)}, arguments: input };`;
-  return `{
+  return `tool({
   name: ${quote(tool.name)},
   description: ${quote(tool.description)},
-  input: jsonSchema(${indent(literal(tool.inputSchema), '  ')}),
-  output: jsonSchema({ type: 'object' }),
-  runtime: RuntimeContract.parse({ effect: ${quote(tool.effect)} }),
+  input: ${indent(literal(tool.inputSchema), '  ')},
+  output: { type: 'object' },
   ${tool.effect === 'write' ? 'handler(input, { state, recordEffect }) {' : 'handler(input) {'}
     ${body}
   },
-}`;
+})`;
 }
 
 /** The text of `suites/<name>/domain.ts` for these tools, importing only the public API. */
 export function domainSource(name: string, description: string, tools: ScaffoldTool[], origin: ToolOrigin): string {
   const usesWrites = tools.some((tool) => tool.effect === 'write');
-  const imports = ['defineDomain', 'jsonSchema', 'RuntimeContract', 'type ActionSpec', 'type ToolSpec'];
+  const imports = ['defineDomain', 'defineToolFor', 'type ActionSpec'];
   return `${header(name, origin)}
 import { ${imports.join(', ')} } from 'toolmark';
 
@@ -63,13 +62,20 @@ interface State {
   writes: { action: string; arguments: unknown }[];
 }
 
-/** Canonical actions: what tasks expect, whatever a surface names the tool. */
+/**
+ * Canonical actions: what tasks expect, whatever a surface names the tool,
+ * each with its runtime contract (effect, permission, approval, idempotency
+ * key), which the model never sees and the registry enforces.
+ */
 const actions: ActionSpec[] = [
 ${tools.map((tool) => `  ${actionSource(tool)},`).join('\n')}
 ];
 
-/** Registry tools, one per action here (a tool's name is its action's id). */
-const tools: ToolSpec<State>[] = [
+/** \`defineTool\` with this domain's state: handlers get their input typed from the schema. */
+const tool = defineToolFor<State>();
+
+/** Registry tools, one per action (a tool's name is its action's id). */
+const tools = [
 ${tools.map((tool) => `  ${indent(toolSource(tool), '  ')},`).join('\n')}
 ];
 

@@ -2,8 +2,8 @@ import { access, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ActionSpec, type ConfigIssue } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
-import { toolSchemaOf } from '../registry/schema/index.ts';
 import type { SourceFile } from './source-file.ts';
+import { checkDomainTools } from './domain-tools.ts';
 import { closest } from './suggest.ts';
 import { importUserModule, userModuleIssue } from './user-module.ts';
 
@@ -127,13 +127,9 @@ export async function importDomain(root: string, name: string, issues: ConfigIss
   domain.tools.forEach((tool, index) => {
     if (toolNames.has(tool.name)) problem(`registry tool "${tool.name}" is declared twice`, `tools[${index}].name`);
     toolNames.add(tool.name);
-    for (const side of ['input', 'output'] as const) {
-      try {
-        toolSchemaOf(tool[side]);
-      } catch (error) {
-        problem(`registry tool "${tool.name}" has an unusable ${side} schema: ${error instanceof Error ? error.message : String(error)}`, `tools[${index}].${side}`, 'a zod 4 or zod 3 schema, or a JSON Schema object');
-      }
-    }
+    if (typeof tool.handler !== 'function') problem(`registry tool "${tool.name}" has no handler function`, `tools[${index}].handler`);
   });
+  if (domain.teardown !== undefined && typeof domain.teardown !== 'function') problem('teardown must be a function', 'teardown', 'teardown(state) { … }');
+  checkDomainTools(root, domain, display, issues);
   return { name, dir, domain };
 }

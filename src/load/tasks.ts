@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { TaskSpec, type ConfigIssue, type Constraint, type Split, type Task } from '../spec/index.ts';
+import { KNOWN_ERROR_CODES, TaskSpec, type ConfigIssue, type Constraint, type Split, type Task } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
-import { toolSchemaOf } from '../registry/index.ts';
+import { errorCodeSpec, toolSchemaOf } from '../registry/index.ts';
 import { checkConstraint } from './constraints.ts';
 import { readSourceFile, type FieldPath, type SourceFile } from './source-file.ts';
 import { closest } from './suggest.ts';
@@ -88,11 +88,18 @@ export function checkTask(located: LocatedTask, domain: Domain, issues: ConfigIs
   if (expect.action) knownAction(expect.action, ['expect', 'action']);
   expect.any_of?.forEach((id, index) => knownAction(id, ['expect', 'any_of', index]));
   expect.distractors?.forEach((id, index) => knownAction(id, ['expect', 'distractors', index]));
-  task.faults.forEach((fault, index) => knownAction(fault.action, ['faults', index, 'action']));
+  task.faults.forEach((fault, index) => {
+    knownAction(fault.action, ['faults', index, 'action']);
+    // A fault's code reaches the model with the category its table gives; an undeclared one would have none.
+    if (fault.error !== undefined && !errorCodeSpec(fault.error, domain.errors)) {
+      const codes = [...Object.keys(KNOWN_ERROR_CODES), ...Object.keys(domain.errors ?? {})];
+      at(['faults', index, 'error'], { message: `error code "${fault.error}" is declared neither by toolmark nor by domain ${domain.name}`, expected: `a framework code or one of the domain's errors (${Object.keys(domain.errors ?? {}).join(', ') || 'it declares none'})`, suggestion: closest(fault.error, codes) });
+    }
+  });
 
   const checkArgs = (action: string | undefined, args: Record<string, Constraint> | undefined, field: FieldPath) => {
     if (!args) return;
-    const tool = action ? domain.tools.find((candidate) => candidate.name === action) : undefined;
+    const tool = action ? domain.tools.find((candidate) => (candidate.action ?? candidate.name) === action) : undefined;
     const names = tool ? propertyNames(toolSchemaOf(tool.input).jsonSchema) : [];
     for (const [name, constraint] of Object.entries(args)) {
       // Scoring matches top-level argument names only (src/score/constraint.ts).

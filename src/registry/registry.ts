@@ -1,11 +1,12 @@
 import { canonicalJson, ToolError, toolError } from '../spec/index.ts';
-import type { Actor, Approval, JsonSchema, SideEffect, ToolCall, ToolResult } from '../spec/index.ts';
+import type { ActionSpec, Actor, Approval, JsonSchema, RuntimeContract, SideEffect, ToolCall, ToolResult } from '../spec/index.ts';
+import { actionOf, resolveContract } from './contract.ts';
 import { abortableSleep, raceBoundary, withKeyLock } from './boundary.ts';
 import { SimulatedCallTime } from './tool-time.ts';
 import { isHandlerFailure } from './fail.ts';
 import { approvalFingerprint } from './fingerprint.ts';
 import type { ReceiptStore } from './receipt-store.ts';
-import { jsonSchemaOf, toolSchemaOf, type Violation } from './schema/index.ts';
+import { toolSchemaOf, type ToolSchema, type Violation } from './schema/index.ts';
 import type { HandlerContext, ToolSpec } from './tool-spec.ts';
 
 /** Everything one call needs besides the call itself. */
@@ -31,6 +32,8 @@ export interface InvokeContext<State> {
 export interface Registry<State> {
   has(name: string): boolean;
   get(name: string): ToolSpec<State> | undefined;
+  /** The contract enforced for a tool (its action's policy, its own timeout and retry), or undefined for an unknown tool. */
+  contract(name: string): RuntimeContract | undefined;
   names(): string[];
   /** Runs the nine steps of SPEC §4 in order. Never throws for anything a model or handler can cause. */
   invoke(call: ToolCall, context: InvokeContext<State>): Promise<ToolResult>;
@@ -40,15 +43,30 @@ export interface Registry<State> {
   checkInput(name: string, args: unknown): { ok: true } | { ok: false; violations: Violation[] };
 }
 
+/** A tool as the pipeline runs it: schemas adapted to the seam, contract resolved. */
+interface RegistryTool<State> {
+  name: string;
+  spec: ToolSpec<State>;
+  input: ToolSchema;
+  output: ToolSchema;
+  runtime: RuntimeContract;
+}
+
 /**
- * Build a registry over a domain's tools. Cheap: a name map and nothing
- * else, because every trial builds its own.
+ * Build a registry over a domain's tools. A tool that carries out one of
+ * `actions` enforces that action's contract (contract.ts), so pass the
+ * domain's actions (`createDomainRegistry` does); a tool matching none
+ * enforces its own `runtime`. Cheap (a name map, schemas adapted once per process),
+ * so a registry may be built per run or per trial. Throws for a duplicate
+ * name, an unusable schema or a tool contradicting its action: the loader
+ * reports those with file and field before any registry is built.
  */
-export function createRegistry<State>(tools: ToolSpec<State>[]): Registry<State> {
-  const byName = new Map<string, ToolSpec<State>>();
+export function createRegistry<State>(tools: readonly ToolSpec<State>[], actions: readonly ActionSpec[]): Registry<State> {
+  const byAction = new Map(actions.map((action) => [action.id, action]));
+  const byName = new Map<string, RegistryTool<State>>();
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new Error(`duplicate registry tool "${tool.name}"`);
-    byName.set(tool.name, tool);
+    byName.set(tool.name, { name: tool.name, spec: tool, input: toolSchemaOf(tool.input), output: toolSchemaOf(tool.output), runtime: resolveContract(tool, actionOf(tool, byAction)) });
   }
   return new ToolRegistry(byName);
 }
@@ -76,9 +94,9 @@ function replayOf(result: ToolResult): ToolResult {
 }
 
 class ToolRegistry<State> implements Registry<State> {
-  readonly #tools: Map<string, ToolSpec<State>>;
+  readonly #tools: Map<string, RegistryTool<State>>;
 
-  constructor(tools: Map<string, ToolSpec<State>>) {
+  constructor(tools: Map<string, RegistryTool<State>>) {
     this.#tools = tools;
   }
 
@@ -87,7 +105,11 @@ class ToolRegistry<State> implements Registry<State> {
   }
 
   get(name: string): ToolSpec<State> | undefined {
-    return this.#tools.get(name);
+    return this.#tools.get(name)?.spec;
+  }
+
+  contract(name: string): RuntimeContract | undefined {
+    return this.#tools.get(name)?.runtime;
   }
 
   names(): string[] {
@@ -97,13 +119,13 @@ class ToolRegistry<State> implements Registry<State> {
   inputSchema(name: string): JsonSchema {
     const tool = this.#tools.get(name);
     if (!tool) throw new Error(`unknown registry tool "${name}"; available: ${this.names().join(', ')}`);
-    return jsonSchemaOf(tool.input);
+    return structuredClone(tool.input.jsonSchema) as JsonSchema;
   }
 
   checkInput(name: string, args: unknown): { ok: true } | { ok: false; violations: Violation[] } {
     const tool = this.#tools.get(name);
     if (!tool) return { ok: false, violations: [{ path: '(root)', message: `unknown tool "${name}"` }] };
-    const checked = toolSchemaOf(tool.input).validate(args);
+    const checked = tool.input.validate(args);
     return checked.ok ? { ok: true } : { ok: false, violations: checked.violations };
   }
 
@@ -125,7 +147,7 @@ class ToolRegistry<State> implements Registry<State> {
     }
 
     // 2. validate input
-    const checked = toolSchemaOf(tool.input).validate(call.arguments);
+    const checked = tool.input.validate(call.arguments);
     if (!checked.ok) {
       return failure(toolError('invalid_arguments', `The arguments for ${tool.name} do not match its input schema.`, { tool: tool.name, violations: checked.violations }));
     }
@@ -165,7 +187,7 @@ class ToolRegistry<State> implements Registry<State> {
     return key === null ? execute() : withKeyLock(context.receipts, `${tool.name}\n${key}`, execute);
   }
 
-  async #withinBoundary(tool: ToolSpec<State>, input: unknown, key: string | null, fingerprint: string, context: InvokeContext<State>): Promise<ToolResult> {
+  async #withinBoundary(tool: RegistryTool<State>, input: unknown, key: string | null, fingerprint: string, context: InvokeContext<State>): Promise<ToolResult> {
     const runtime = tool.runtime;
     const controller = new AbortController();
     const simulated = context.simulatedTime ? new SimulatedCallTime(runtime.timeout_ms) : null;
@@ -252,7 +274,7 @@ class ToolRegistry<State> implements Registry<State> {
     return result;
   }
 
-  #conflict(tool: ToolSpec<State>, key: string): ToolResult {
+  #conflict(tool: RegistryTool<State>, key: string): ToolResult {
     return failure(
       toolError('idempotency_conflict', `The ${tool.runtime.idempotency_key} "${key}" was already used for ${tool.name} with different arguments.`, {
         tool: tool.name,
@@ -263,10 +285,10 @@ class ToolRegistry<State> implements Registry<State> {
   }
 
   /** 7–8: run the handler, contain a throw, check what it returned. */
-  async #runHandler(tool: ToolSpec<State>, input: unknown, handlerContext: HandlerContext<State>): Promise<ToolResult> {
+  async #runHandler(tool: RegistryTool<State>, input: unknown, handlerContext: HandlerContext<State>): Promise<ToolResult> {
     let returned: unknown;
     try {
-      returned = await tool.handler(input, handlerContext);
+      returned = await tool.spec.handler(input, handlerContext);
     } catch (error) {
       return failure(
         toolError('handler_exception', `${tool.name} failed unexpectedly; the failure was contained.`, {
@@ -281,7 +303,7 @@ class ToolRegistry<State> implements Registry<State> {
       if (error.ok) return failure(error.value);
       return failure(toolError('invalid_tool_output', `${tool.name} returned a malformed error.`, { tool: tool.name, violations: error.violations }));
     }
-    const output = toolSchemaOf(tool.output).validate(returned);
+    const output = tool.output.validate(returned);
     if (!output.ok) {
       return failure(toolError('invalid_tool_output', `${tool.name} returned output that does not match its declared schema.`, { tool: tool.name, violations: output.violations }));
     }

@@ -1,4 +1,5 @@
-import type { Actor, RuntimeContract, SideEffect } from '../spec/index.ts';
+import type { Actor, SideEffect } from '../spec/index.ts';
+import type { ToolRuntime } from './contract.ts';
 import type { HandlerFailure } from './fail.ts';
 import type { SchemaSource } from './schema/index.ts';
 
@@ -22,7 +23,8 @@ export interface HandlerContext<State> {
 
 /**
  * A registry tool. The model-facing contract (name, description, schemas) is
- * kept apart from the runtime contract, which the model never sees.
+ * kept apart from the runtime contract, which the model never sees and
+ * which is declared once, on the tool's action.
  * A handler signals a domain error (e.g. `ticket_not_found`) by returning
  * `fail(toolError(...))`, never by throwing: a throw is contained as
  * `handler_exception`.
@@ -35,6 +37,18 @@ export interface ToolSpec<State = unknown, Input = any, Output = any> {
   input: SchemaSource<Input>;
   /** What the handler must return, checked at step 8; any schema kind, as `input`. */
   output: SchemaSource<Output>;
-  runtime: RuntimeContract;
+  /**
+   * The action this tool carries out, whose contract (effect, permission,
+   * approval, idempotency key) the registry enforces. Defaults to the action
+   * whose id is the tool's name; a tool matching no action (a multiplexed
+   * tool) has no action and declares its whole contract in `runtime`.
+   */
+  action?: string;
+  /**
+   * The tool's own part of the runtime contract: `timeout_ms` and `retry`.
+   * The policy fields belong to the action; stating one here that differs
+   * from the action's is a load error (contract.ts).
+   */
+  runtime?: ToolRuntime;
   handler(input: Input, context: HandlerContext<State>): Output | HandlerFailure | Promise<Output | HandlerFailure>;
 }

@@ -1,4 +1,4 @@
-import { KNOWN_ERROR_CODES } from '../spec/index.ts';
+import { errorCodeSpec, type ErrorTable } from '../registry/index.ts';
 import type { Fault, ToolError } from '../spec/index.ts';
 
 /**
@@ -21,10 +21,10 @@ export class FaultSchedule {
   }
 }
 
-/** The structured error a fault returns instead of running the tool. */
-export function faultError(fault: Fault): ToolError {
+/** The structured error a fault returns instead of running the tool (category and retryability from the framework's or the domain's table). */
+export function faultError(fault: Fault, errors?: ErrorTable): ToolError {
   const code = fault.error ?? 'tool_failed';
-  const known = (KNOWN_ERROR_CODES as Record<string, { category: ToolError['category']; retryable: boolean }>)[code];
+  const known = errorCodeSpec(code, errors);
   return {
     code,
     category: known?.category ?? 'internal',

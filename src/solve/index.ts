@@ -12,6 +12,8 @@ export { planTrials, trialIdentity, parseShard } from './plan.ts';
 export type { PlannedTrial, RunDomain, RunSelection, TrialIdentityFields } from './plan.ts';
 export { preflight } from './preflight.ts';
 export { executeRun, planSchemaCosts, surfaceKey } from './run.ts';
+// The run's live domain states (a caller quitting at once tears them down).
+export { LiveStates } from '../registry/index.ts';
 export type { ExecuteRunOptions, RunOutcome } from './run.ts';
 // Run folders are src/run-folder's; the file names stay importable from here for older callers.
 export { RUN_FILES } from '../run-folder/index.ts';

@@ -1,4 +1,5 @@
-import { createRegistry } from '../registry/index.ts';
+import { createDomainRegistry } from '../registry/index.ts';
+import type { LiveStates } from '../registry/index.ts';
 import type { Registry } from '../registry/index.ts';
 import { countSchemaCosts } from '../cost/schema-cost.ts';
 import type { SchemaCost } from '../cost/schema-cost.ts';
@@ -29,6 +30,8 @@ export interface ExecuteRunOptions {
   stop?: AbortSignal;
   /** Passed to providers; aborting it cancels in-flight model calls (a second Ctrl-C). */
   signal?: AbortSignal;
+  /** Domain states of the trials in flight, for a caller that must quit at once to tear them down (`live.drain()`). */
+  live?: LiveStates;
   onStart?(info: { total: number; skipped: number; todo: number }): void;
   onTrialDone?(record: TrialRecord): void;
   /**
@@ -77,7 +80,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     // Trials not yet started see the stop when their turn comes.
     if (options.stop?.aborted) return;
     let registry = registries.get(planned.domain.name);
-    if (!registry) registries.set(planned.domain.name, (registry = createRegistry(planned.domain.domain.tools) as Registry<unknown>));
+    if (!registry) registries.set(planned.domain.name, (registry = createDomainRegistry(planned.domain.domain) as Registry<unknown>));
     const key = surfaceKey(planned);
     let toolsJson = toolsJsons.get(key);
     if (toolsJson === undefined) toolsJsons.set(key, (toolsJson = canonicalJson(buildRequest({ model: planned.provider.model, surface: planned.surface, messages: [] }).tools)));
@@ -93,6 +96,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
       toolsJson,
       signal: options.signal,
       toolTime: options.toolTime,
+      live: options.live,
     });
     const record = options.finish ? options.finish(raw, planned) : raw;
     appender.append(record);

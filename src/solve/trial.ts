@@ -1,4 +1,4 @@
-import { MemoryReceiptStore, createRegistry } from '../registry/index.ts';
+import { isPromise, MemoryReceiptStore, createDomainRegistry, teardownOf, type LiveStates } from '../registry/index.ts';
 import type { Registry } from '../registry/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
@@ -31,6 +31,8 @@ export interface TrialInput {
   signal?: AbortSignal;
   /** Clock for `started_at` (tests pin it). */
   now?: () => Date;
+  /** The run's live states: a run quitting at once tears down this trial's state too (LiveStates). */
+  live?: LiveStates;
   /**
    * `simulated`: tool handlers' sleeps advance a per-call clock instead of
    * waiting (src/registry/tool-time.ts) and each call's `latency_ms` is its
@@ -52,112 +54,132 @@ type TrialState = {
  * Run one trial: fresh domain state, then ask → route → invoke → feed back
  * until the model answers without a call or a limit is hit. Model
  * misbehaviour is recorded as data; a provider failure ends the trial as
- * `errored` (turns so far kept). The record is unscored (`verdicts: []`).
+ * `errored` (turns so far kept), and so does a domain whose `createState`
+ * fails (no turns: nothing was asked). The state is torn down after the
+ * trial, however it ended. The record is unscored (`verdicts: []`).
  */
 export async function runTrial(input: TrialInput): Promise<TrialRecord> {
   const { provider, domain, surface, task } = input;
-  const registry = input.registry ?? (createRegistry(domain.tools) as Registry<unknown>);
+  const registry = input.registry ?? (createDomainRegistry(domain) as Registry<unknown>);
   const startedAt = (input.now ?? (() => new Date()))().toISOString();
-  const state = domain.createState();
-  const receipts = new MemoryReceiptStore();
-  const actions = new Map(domain.actions.map((action) => [action.id, action]));
-  const approvals = new ApprovalLedger(task.approve, domain.actions);
-  const faults = new FaultSchedule(task.faults);
-  const trial: TrialState = { calls: [], effects: [], seenChanges: new Set() };
-  const messages: ModelMessage[] = initialMessages(task);
-  const requests: RequestSummary[] = [];
-  const turns: ModelTurn[] = [];
-  let toolsJson = input.toolsJson;
-  // canonicalJson of each message of the conversation, made once: the conversation only grows.
-  const messageJsons: string[] = [];
-  let stopReason: TrialRecord['stop_reason'] = 'max_turns';
-  let error: TrialRecord['error'] = null;
-
-  turnLoop: for (let turn = 0; turn < task.limits.max_turns; turn += 1) {
-    const request = buildRequest({ model: provider.model, surface, messages, settings: input.settings });
-    // Hashed once here; replay gets the hash instead of hashing the request again.
-    toolsJson ??= canonicalJson(request.tools);
-    for (let index = messageJsons.length; index < request.messages.length; index += 1) messageJsons.push(canonicalJson(request.messages[index]));
-    const hash = requestHashWithTools(request, toolsJson, `[${messageJsons.join(',')}]`);
-    requests.push({ turn, messages: request.messages.length, tools: request.tools.length, request_hash: hash });
-    let answer: ModelTurn;
-    try {
-      // Normalised here (defaults, only known fields), as it enters both the conversation and the record.
-      answer = normalTurn(await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn }, requestHash: hash }));
-    } catch (caught) {
-      // Any provider failure is the provider's, never the model's: record it and stop.
-      stopReason = 'errored';
-      error = caught instanceof ProviderError
-        ? { status: caught.status, message: caught.message, retryable: caught.retryable }
-        : { status: null, message: caught instanceof Error ? caught.message : String(caught), retryable: false };
-      break;
-    }
-    turns.push(answer);
-    messages.push({ role: 'assistant', content: answer.text, tool_calls: answer.tool_calls });
-    if (answer.tool_calls.length === 0) {
-      stopReason = 'answered';
-      break;
-    }
-    for (const proposal of answer.tool_calls) {
-      // A proposal beyond max_calls is never executed: the trial stops there.
-      if (trial.calls.length >= task.limits.max_calls) {
-        stopReason = 'max_calls';
-        break turnLoop;
-      }
-      const call = await executeProposal(proposal, turn, { ...input, trialNumber: input.trial, registry, state, receipts, actions, approvals, faults, trial });
-      trial.calls.push(call);
-      const failed = !call.outcome.ok;
-      messages.push({
-        role: 'tool',
-        tool_call_id: proposal.id,
-        name: proposal.name,
-        content: JSON.stringify(call.outcome.ok ? (call.outcome.output ?? null) : call.outcome.error),
-        is_error: failed,
-      });
-    }
+  let state: unknown;
+  let setupError: string | null = null;
+  try {
+    // Awaited only when async: a synchronous domain's trial runs exactly as it always has.
+    const made = domain.createState();
+    state = isPromise(made) ? await made : made;
+  } catch (caught) {
+    setupError = `the domain's createState failed: ${caught instanceof Error ? caught.message : String(caught)}`;
   }
+  // Torn down however the trial ends; a domain without a teardown adds nothing (not even a microtask).
+  const release = setupError === null ? teardownOf(domain, state, { live: input.live }) : null;
+  try {
+    const receipts = new MemoryReceiptStore();
+    const actions = new Map(domain.actions.map((action) => [action.id, action]));
+    const approvals = new ApprovalLedger(task.approve, domain.actions);
+    const faults = new FaultSchedule(task.faults);
+    const trial: TrialState = { calls: [], effects: [], seenChanges: new Set() };
+    const messages: ModelMessage[] = initialMessages(task);
+    const requests: RequestSummary[] = [];
+    const turns: ModelTurn[] = [];
+    let toolsJson = input.toolsJson;
+    // canonicalJson of each message of the conversation, made once: the conversation only grows.
+    const messageJsons: string[] = [];
+    let stopReason: TrialRecord['stop_reason'] = 'max_turns';
+    let error: TrialRecord['error'] = null;
+    if (setupError !== null) {
+      stopReason = 'errored';
+      error = { status: null, message: setupError, retryable: false };
+    }
 
-  const cost = input.schemaCost ?? schemaCost(surface.payload);
-  const finalState: Record<string, Json> = {};
-  for (const [name, view] of Object.entries(domain.views)) finalState[name] = view(state);
-  // Built field by field in schema order, with every part already normalised
-  // (normalize.ts): the zod schema would cost more than the rest of a replayed
-  // trial. The cheap structural check guards the result; anything it rejects
-  // goes through the schema, which fills a default or says what is wrong.
-  const record: TrialRecord = {
-    v: 1,
-    provider: provider.id,
-    model: provider.model,
-    domain: task.domain,
-    surface: surface.id,
-    surface_hash: surface.hash,
-    split: task.split,
-    task: task.id,
-    kind: task.kind,
-    trial: input.trial,
-    status: error ? 'errored' : 'completed',
-    error,
-    stop_reason: stopReason,
-    requests,
-    turns,
-    calls: trial.calls,
-    effects: trial.effects,
-    final_state: finalState,
-    final_text: turns.at(-1)?.text ?? null,
-    usage: {
-      input_tokens: turns.reduce((sum, turn) => sum + turn.usage.input_tokens, 0),
-      output_tokens: turns.reduce((sum, turn) => sum + turn.usage.output_tokens, 0),
-    },
-    // Model latency only: tool time is on each call, and replay keeps this deterministic.
-    latency_ms: turns.reduce((sum, turn) => sum + turn.latency_ms, 0),
-    schema_tokens: cost.tokens,
-    schema_bytes: cost.bytes,
-    started_at: startedAt,
-    // The grade comes last: a re-score parses only what is before it (src/run-folder/graded-tail.ts).
-    verdicts: [],
-    success: null,
-  };
-  return isTrialRecordShape(record) ? record : TrialRecord.parse(record);
+    turnLoop: for (let turn = 0; error === null && turn < task.limits.max_turns; turn += 1) {
+      const request = buildRequest({ model: provider.model, surface, messages, settings: input.settings });
+      // Hashed once here; replay gets the hash instead of hashing the request again.
+      toolsJson ??= canonicalJson(request.tools);
+      for (let index = messageJsons.length; index < request.messages.length; index += 1) messageJsons.push(canonicalJson(request.messages[index]));
+      const hash = requestHashWithTools(request, toolsJson, `[${messageJsons.join(',')}]`);
+      requests.push({ turn, messages: request.messages.length, tools: request.tools.length, request_hash: hash });
+      let answer: ModelTurn;
+      try {
+        // Normalised here (defaults, only known fields), as it enters both the conversation and the record.
+        answer = normalTurn(await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn }, requestHash: hash }));
+      } catch (caught) {
+        // Any provider failure is the provider's, never the model's: record it and stop.
+        stopReason = 'errored';
+        error = caught instanceof ProviderError
+          ? { status: caught.status, message: caught.message, retryable: caught.retryable }
+          : { status: null, message: caught instanceof Error ? caught.message : String(caught), retryable: false };
+        break;
+      }
+      turns.push(answer);
+      messages.push({ role: 'assistant', content: answer.text, tool_calls: answer.tool_calls });
+      if (answer.tool_calls.length === 0) {
+        stopReason = 'answered';
+        break;
+      }
+      for (const proposal of answer.tool_calls) {
+        // A proposal beyond max_calls is never executed: the trial stops there.
+        if (trial.calls.length >= task.limits.max_calls) {
+          stopReason = 'max_calls';
+          break turnLoop;
+        }
+        const call = await executeProposal(proposal, turn, { ...input, trialNumber: input.trial, registry, state, receipts, actions, approvals, faults, trial });
+        trial.calls.push(call);
+        const failed = !call.outcome.ok;
+        messages.push({
+          role: 'tool',
+          tool_call_id: proposal.id,
+          name: proposal.name,
+          content: JSON.stringify(call.outcome.ok ? (call.outcome.output ?? null) : call.outcome.error),
+          is_error: failed,
+        });
+      }
+    }
+
+    const cost = input.schemaCost ?? schemaCost(surface.payload);
+    const finalState: Record<string, Json> = {};
+    if (setupError === null) for (const [name, view] of Object.entries(domain.views)) finalState[name] = view(state);
+    // Built field by field in schema order, with every part already normalised
+    // (normalize.ts): the zod schema would cost more than the rest of a replayed
+    // trial. The cheap structural check guards the result; anything it rejects
+    // goes through the schema, which fills a default or says what is wrong.
+    const record: TrialRecord = {
+      v: 1,
+      provider: provider.id,
+      model: provider.model,
+      domain: task.domain,
+      surface: surface.id,
+      surface_hash: surface.hash,
+      split: task.split,
+      task: task.id,
+      kind: task.kind,
+      trial: input.trial,
+      status: error ? 'errored' : 'completed',
+      error,
+      stop_reason: stopReason,
+      requests,
+      turns,
+      calls: trial.calls,
+      effects: trial.effects,
+      final_state: finalState,
+      final_text: turns.at(-1)?.text ?? null,
+      usage: {
+        input_tokens: turns.reduce((sum, turn) => sum + turn.usage.input_tokens, 0),
+        output_tokens: turns.reduce((sum, turn) => sum + turn.usage.output_tokens, 0),
+      },
+      // Model latency only: tool time is on each call, and replay keeps this deterministic.
+      latency_ms: turns.reduce((sum, turn) => sum + turn.latency_ms, 0),
+      schema_tokens: cost.tokens,
+      schema_bytes: cost.bytes,
+      started_at: startedAt,
+      // The grade comes last: a re-score parses only what is before it (src/run-folder/graded-tail.ts).
+      verdicts: [],
+      success: null,
+    };
+    return isTrialRecordShape(record) ? record : TrialRecord.parse(record);
+  } finally {
+    if (release) await release();
+  }
 }
 
 interface CallContext extends Omit<TrialInput, 'registry' | 'trial'> {
@@ -203,9 +225,9 @@ async function executeProposal(proposal: ToolCallProposal, turn: number, context
   const approved = context.approvals.isApproved(action, actionArgs);
   const fault = context.faults.next(action);
   if (fault && fault.error !== undefined) {
-    return callRecord(base, { schema_valid: schemaValid, approved, fault: { error: fault.error, inject: false, good_next: fault.good_next ?? null }, outcome: { ok: false, error: faultError(fault) } });
+    return callRecord(base, { schema_valid: schemaValid, approved, fault: { error: fault.error, inject: false, good_next: fault.good_next ?? null }, outcome: { ok: false, error: faultError(fault, context.domain.errors) } });
   }
-  const spec = context.registry.get(tool);
+  const contract = context.registry.contract(tool);
   const effects: SideEffect[] = [];
   const started = performance.now();
   const simulatedTime = context.toolTime === 'simulated' ? { elapsedMs: 0 } : undefined;
@@ -216,7 +238,7 @@ async function executeProposal(proposal: ToolCallProposal, turn: number, context
       {
         state: context.state,
         actor: context.task.actor,
-        approvals: context.approvals.forCall({ tool, idempotencyKey: spec?.runtime.idempotency_key ?? null, callArgs: routed.callArgs, action, actionArgs }),
+        approvals: context.approvals.forCall({ tool, idempotencyKey: contract?.idempotency_key ?? null, callArgs: routed.callArgs, action, actionArgs }),
         effects,
         receipts: context.receipts,
         signal: context.signal,

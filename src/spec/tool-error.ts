@@ -5,9 +5,9 @@ export const ToolErrorCategory = z.enum(['validation', 'policy', 'not_found', 'c
 export type ToolErrorCategory = z.infer<typeof ToolErrorCategory>;
 
 /**
- * The error codes toolmark knows, with their category and default
- * retryability. Domains may return their own codes (e.g. `ticket_not_found`)
- * as long as they give a category.
+ * The error codes toolmark itself returns (or that any domain may use), with
+ * their category and default retryability. A domain's own codes (e.g.
+ * `ticket_not_found`) are declared on the domain (`errors`), not here.
  */
 export const KNOWN_ERROR_CODES = {
   tool_not_found: { category: 'routing', retryable: false },
@@ -21,8 +21,6 @@ export const KNOWN_ERROR_CODES = {
   handler_exception: { category: 'internal', retryable: false },
   invalid_tool_output: { category: 'internal', retryable: false },
   not_found: { category: 'not_found', retryable: false },
-  ticket_not_found: { category: 'not_found', retryable: false },
-  invoice_not_found: { category: 'not_found', retryable: false },
   invalid_cursor: { category: 'validation', retryable: false },
   rate_limited: { category: 'dependency', retryable: true },
   tool_failed: { category: 'internal', retryable: false },
@@ -41,20 +39,13 @@ export const ToolError = z.object({
 });
 export type ToolError = z.infer<typeof ToolError>;
 
-/**
- * Build a ToolError. A known code (the table above) brings its category and
- * retryability; a domain's own code (`event_not_found`) must name its category.
- */
-export function toolError(code: KnownErrorCode, message: string, details?: Record<string, unknown>, overrides?: { retryable?: boolean; category?: ToolErrorCategory }): ToolError;
-export function toolError(code: string, message: string, details: Record<string, unknown>, overrides: { retryable?: boolean; category: ToolErrorCategory }): ToolError;
+/** Build a ToolError for a known code, taking category and retryability from the table. */
 export function toolError(
-  code: string,
+  code: KnownErrorCode,
   message: string,
   details: Record<string, unknown> = {},
-  overrides: { retryable?: boolean; category?: ToolErrorCategory } = {},
+  overrides: { retryable?: boolean } = {},
 ): ToolError {
-  const known = (KNOWN_ERROR_CODES as Record<string, { category: ToolErrorCategory; retryable: boolean } | undefined>)[code];
-  const category = overrides.category ?? known?.category;
-  if (category === undefined) throw new TypeError(`toolError: "${code}" is not a known error code, so it needs a category (one of ${ToolErrorCategory.options.join(', ')})`);
-  return { code, category, message, retryable: overrides.retryable ?? known?.retryable ?? false, details };
+  const known = KNOWN_ERROR_CODES[code];
+  return { code, category: known.category, message, retryable: overrides.retryable ?? known.retryable, details };
 }

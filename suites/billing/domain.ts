@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineDomain, fail, toolError, type ActionSpec, type Json, type RuntimeContract, type ToolError, type ToolErrorCategory, type ToolSpec } from 'toolmark';
+import { defineDomain, defineToolFor, fail, toolErrorFor, type ActionSpec, type ErrorTable, type Json, type ToolError } from 'toolmark';
 import { createBillingState, openBalanceCents, refundableCents, REFUND_WINDOW_START, type BillingState, type Invoice } from './fixture.ts';
 
 /**
@@ -13,27 +13,34 @@ const INVOICE_ID = z.string().regex(/^INV-\d{4}$/, 'an invoice id such as INV-10
 const CUSTOMER_ID = z.string().regex(/^C-\d+$/, 'a customer id such as C-3');
 const PAGE_SIZE_DEFAULT = 3;
 
-/** A domain error whose code is specific to billing (category given explicitly). */
-function domainError(code: string, category: ToolErrorCategory, message: string, details: Record<string, unknown> = {}): ToolError {
-  return { code, category, message, retryable: false, details };
-}
+/** Billing's own error codes; the framework's (invalid_cursor, idempotency_conflict, …) need no entry. */
+const BILLING_ERRORS = {
+  invoice_not_found: { category: 'not_found' },
+  customer_not_found: { category: 'not_found' },
+  refund_window_closed: { category: 'conflict', description: 'The invoice is older than the 12-month refund window.' },
+  invoice_void: { category: 'conflict' },
+  invoice_unpaid: { category: 'conflict' },
+  refund_exceeds_balance: { category: 'validation' },
+} as const satisfies ErrorTable;
 
-function contract(partial: Partial<RuntimeContract>): RuntimeContract {
-  return {
-    permission: null,
-    effect: 'read',
-    approval: 'never',
-    idempotency_key: null,
-    retry: { transient: false, max_attempts: 1 },
-    timeout_ms: 5_000,
-    ...partial,
-  };
-}
+const toolError = toolErrorFor(BILLING_ERRORS);
 
-/** Keeps the handler's input typed from its zod schema. */
-function defineTool<Input extends z.ZodType>(spec: Omit<ToolSpec<BillingState, z.infer<Input>>, 'input'> & { input: Input }): ToolSpec<BillingState> {
-  return spec as ToolSpec<BillingState>;
-}
+/** Tools with the handler's state typed as billing's and input/output typed from their zod schemas. */
+const defineTool = defineToolFor<BillingState>();
+
+/** Every read needs billing:read and nothing else. */
+const READ = { effect: 'read', permission: 'billing:read', approval: 'never', idempotency_key: null } as const;
+
+/** The runtime contract of each action, declared once: the tool of the same name enforces it. */
+const POLICY: Record<string, Omit<ActionSpec, 'id' | 'description'>> = {
+  'billing.invoice.get': READ,
+  'billing.invoice.list': READ,
+  'billing.invoice.lookup_archive': READ,
+  'billing.customer.get': READ,
+  'billing.customer.search': READ,
+  'billing.refund.preview': READ,
+  'billing.refund.submit': { effect: 'write', permission: 'billing:refund', approval: 'required', idempotency_key: 'refund_id', preview: 'billing.refund.preview' },
+};
 
 const InvoiceOutput = z.object({
   id: z.string(),
@@ -63,20 +70,20 @@ function checkRefund(state: BillingState, invoiceId: string, amountCents: number
   const invoice = state.invoices.get(invoiceId);
   if (!invoice) {
     if (state.archive.has(invoiceId)) {
-      return { error: domainError('refund_window_closed', 'conflict', `${invoiceId} was issued before ${REFUND_WINDOW_START} and is outside the 12-month refund window.`, { invoice_id: invoiceId }) };
+      return { error: toolError('refund_window_closed', `${invoiceId} was issued before ${REFUND_WINDOW_START} and is outside the 12-month refund window.`, { invoice_id: invoiceId }) };
     }
     return { error: invoiceNotFound(state, invoiceId) };
   }
   if (invoice.status === 'void') {
-    return { error: domainError('invoice_void', 'conflict', `${invoiceId} is void; a void invoice cannot be refunded.`, { invoice_id: invoiceId, status: 'void' }) };
+    return { error: toolError('invoice_void', `${invoiceId} is void; a void invoice cannot be refunded.`, { invoice_id: invoiceId, status: 'void' }) };
   }
   if (invoice.status === 'open') {
-    return { error: domainError('invoice_unpaid', 'conflict', `${invoiceId} is still open (unpaid); only paid invoices can be refunded.`, { invoice_id: invoiceId, status: 'open' }) };
+    return { error: toolError('invoice_unpaid', `${invoiceId} is still open (unpaid); only paid invoices can be refunded.`, { invoice_id: invoiceId, status: 'open' }) };
   }
   const refundable = refundableCents(invoice);
   if (amountCents > refundable) {
     return {
-      error: domainError('refund_exceeds_balance', 'validation', `Refund of ${amountCents} cents exceeds the ${refundable} cents still refundable on ${invoiceId}.`, {
+      error: toolError('refund_exceeds_balance', `Refund of ${amountCents} cents exceeds the ${refundable} cents still refundable on ${invoiceId}.`, {
         invoice_id: invoiceId,
         amount_cents: amountCents,
         refundable_cents: refundable,
@@ -100,7 +107,7 @@ const invoiceGet = defineTool({
   description: 'Read one invoice from the current ledger (issued in the last 12 months) by its ID. Fast. Never changes anything.',
   input: z.object({ invoice_id: INVOICE_ID.describe('Invoice ID, e.g. INV-1003') }),
   output: InvoiceOutput,
-  runtime: contract({ permission: 'billing:read', timeout_ms: 2_000 }),
+  runtime: { timeout_ms: 2_000 },
   handler({ invoice_id }, { state }) {
     const invoice = state.invoices.get(invoice_id);
     return invoice ? showInvoice(invoice, false) : fail(invoiceNotFound(state, invoice_id));
@@ -120,9 +127,9 @@ const invoiceList = defineTool({
     invoices: z.array(z.object({ id: z.string(), amount_cents: z.number().int(), issued_on: z.string(), status: z.string() })),
     next_cursor: z.string().nullable(),
   }),
-  runtime: contract({ permission: 'billing:read', timeout_ms: 2_000 }),
+  runtime: { timeout_ms: 2_000 },
   handler({ customer_id, status, limit, cursor }, { state }) {
-    if (!state.customers.has(customer_id)) return fail(domainError('customer_not_found', 'not_found', `No customer ${customer_id}.`, { customer_id }));
+    if (!state.customers.has(customer_id)) return fail(toolError('customer_not_found', `No customer ${customer_id}.`, { customer_id }));
     const offset = cursor === undefined ? 0 : decodeCursor(cursor);
     if (offset === null) return fail(toolError('invalid_cursor', `Cursor "${cursor}" was not issued by this tool; omit it to start from the first page.`, { cursor }));
     const matching = [...state.invoices.values()]
@@ -145,7 +152,7 @@ const invoiceLookupArchive = defineTool({
     simulated_latency_ms: z.number().int().min(0).max(5_000).optional().describe('Test hook: how long the archive takes to answer (default 150)'),
   }),
   output: InvoiceOutput,
-  runtime: contract({ permission: 'billing:read', retry: { transient: true, max_attempts: 3 }, timeout_ms: 1_000 }),
+  runtime: { retry: { transient: true, max_attempts: 3 }, timeout_ms: 1_000 },
   async handler({ invoice_id, simulated_latency_ms }, { state, sleep }) {
     await sleep(simulated_latency_ms ?? 150);
     const invoice = state.archive.get(invoice_id);
@@ -160,10 +167,10 @@ const customerGet = defineTool({
   description: 'Read one customer account by customer ID: name, email, plan and open (unpaid) balance.',
   input: z.object({ customer_id: CUSTOMER_ID.describe('Customer ID, e.g. C-3') }),
   output: z.object({ id: z.string(), name: z.string(), email: z.string(), plan: z.string(), open_balance_cents: z.number().int(), invoice_count: z.number().int() }),
-  runtime: contract({ permission: 'billing:read', timeout_ms: 2_000 }),
+  runtime: { timeout_ms: 2_000 },
   handler({ customer_id }, { state }) {
     const customer = state.customers.get(customer_id);
-    if (!customer) return fail(domainError('customer_not_found', 'not_found', `No customer ${customer_id}.`, { customer_id }));
+    if (!customer) return fail(toolError('customer_not_found', `No customer ${customer_id}.`, { customer_id }));
     const invoiceCount = [...state.invoices.values()].filter((invoice) => invoice.customer_id === customer_id).length;
     return { ...customer, open_balance_cents: openBalanceCents(state, customer_id), invoice_count: invoiceCount };
   },
@@ -174,7 +181,7 @@ const customerSearch = defineTool({
   description: 'Find customers whose name contains the given text (case-insensitive). Use it when you know a name but not the customer ID.',
   input: z.object({ name: z.string().min(2).describe('Part of the customer name, e.g. "Acme"') }),
   output: z.object({ customers: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })) }),
-  runtime: contract({ permission: 'billing:read', timeout_ms: 2_000 }),
+  runtime: { timeout_ms: 2_000 },
   handler({ name }, { state }) {
     const needle = name.trim().toLowerCase();
     const customers = [...state.customers.values()]
@@ -202,7 +209,7 @@ const refundPreview = defineTool({
     remaining_after_cents: z.number().int(),
     submitted: z.literal(false),
   }),
-  runtime: contract({ permission: 'billing:read', timeout_ms: 2_000 }),
+  runtime: { timeout_ms: 2_000 },
   handler({ invoice_id, amount_cents }, { state }) {
     const checked = checkRefund(state, invoice_id, amount_cents);
     if ('error' in checked) return fail(checked.error);
@@ -235,7 +242,7 @@ const refundSubmit = defineTool({
     total_refunded_cents: z.number().int(),
     remaining_cents: z.number().int(),
   }),
-  runtime: contract({ permission: 'billing:refund', effect: 'write', approval: 'required', idempotency_key: 'refund_id', timeout_ms: 2_000 }),
+  runtime: { timeout_ms: 2_000 },
   handler({ invoice_id, amount_cents, refund_id }, { state, recordEffect }) {
     // The registry replays receipts first; this guard keeps the backend honest on its own.
     const earlier = state.refunds.find((refund) => refund.refund_id === refund_id);
@@ -264,16 +271,8 @@ const refundSubmit = defineTool({
 
 const TOOLS = [invoiceGet, invoiceList, invoiceLookupArchive, customerGet, customerSearch, refundPreview, refundSubmit];
 
-/** Each narrow tool is exactly one action; the action carries the tool's runtime contract. */
-const ACTIONS: ActionSpec[] = TOOLS.map((tool) => ({
-  id: tool.name,
-  description: tool.description,
-  effect: tool.runtime.effect,
-  permission: tool.runtime.permission,
-  approval: tool.runtime.approval,
-  idempotency_key: tool.runtime.idempotency_key,
-  ...(tool.name === 'billing.refund.submit' ? { preview: 'billing.refund.preview' } : {}),
-}));
+/** Each narrow tool is exactly one action, described as the tool is, with the contract from POLICY. */
+const ACTIONS: ActionSpec[] = TOOLS.map((tool) => ({ id: tool.name, description: tool.description, ...POLICY[tool.name]! }));
 
 function refundsByInvoice(state: BillingState): Json {
   const totals: Record<string, number> = {};
@@ -286,6 +285,7 @@ export default defineDomain<BillingState>({
   description: 'Invoices, customers and refunds: namespaced actions with near-synonyms (fast vs archive lookup, preview vs submit).',
   actions: ACTIONS,
   tools: TOOLS,
+  errors: BILLING_ERRORS,
   createState: createBillingState,
   views: {
     /** Refunds submitted in this trial. */

@@ -1,8 +1,10 @@
 import { defineDomain, type ActionSpec } from 'toolmark';
 import { createTicketState, type TicketState } from './backend.ts';
+import { TICKET_ERRORS } from './errors.ts';
 import { narrowTools } from './narrow-tools.ts';
 import { ticketOperation } from './wide-tool.ts';
 
+/** The actions, each with its runtime contract: declared here once, enforced by the tool of the same name. */
 const actions: ActionSpec[] = [
   { id: 'ticket.get', description: 'Read one ticket by ID.', effect: 'read', permission: 'ticket:read', approval: 'never', idempotency_key: null },
   { id: 'ticket.list', description: 'List tickets, one bounded page at a time.', effect: 'read', permission: 'ticket:read', approval: 'never', idempotency_key: null },
@@ -29,6 +31,7 @@ export default defineDomain<TicketState>({
   description: 'Support tickets T-101 … T-125 with follow-up notes.',
   actions,
   tools: [...narrowTools, ticketOperation],
+  errors: TICKET_ERRORS,
   createState: createTicketState,
   views: {
     followup_count: (state) => state.recorded.length,

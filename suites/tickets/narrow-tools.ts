@@ -1,9 +1,12 @@
 import { z } from 'zod';
-import { fail, RuntimeContract, toolError, type ToolSpec } from 'toolmark';
+import { fail, type ToolSpec } from 'toolmark';
 import { appendFollowup, decodeCursor, encodeCursor, ticketView, type TicketState, type TicketStatus } from './backend.ts';
+import { toolError } from './errors.ts';
 
 /**
- * The five narrow tools: one per action, each with its own runtime contract.
+ * The five narrow tools: one per action (same name), each enforcing its
+ * action's contract (domain.ts); only the slow lookup adds a timeout and
+ * retry of its own.
  * Descriptions and `.describe()` texts are what a model sees (as JSON Schema).
  */
 
@@ -22,14 +25,11 @@ function notFound(ticketId: string) {
   return fail(toolError('ticket_not_found', `Ticket ${ticketId} does not exist. Use ticket.list to see existing tickets.`, { ticket_id: ticketId }));
 }
 
-const readContract = RuntimeContract.parse({ permission: 'ticket:read', effect: 'read' });
-
 export const getTicket: ToolSpec<TicketState> = {
   name: 'ticket.get',
   description: 'Read one support ticket by ID: status, subject and follow-ups. Read-only; never changes the ticket.',
   input: z.strictObject({ ticket_id: TicketId }),
   output: TicketOutput,
-  runtime: readContract,
   handler(input: { ticket_id: string }, { state }) {
     const ticket = state.tickets.get(input.ticket_id);
     return ticket ? ticketView(ticket) : notFound(input.ticket_id);
@@ -50,7 +50,6 @@ export const listTickets: ToolSpec<TicketState> = {
     tickets: z.array(z.strictObject({ id: z.string(), status: Status, subject: z.string() })).max(PAGE_LIMIT),
     next_cursor: z.string().nullable(),
   }),
-  runtime: readContract,
   handler(input: { status?: TicketStatus; limit: number; cursor?: string }, { state }) {
     const matching = [...state.tickets.values()].filter((ticket) => input.status === undefined || ticket.status === input.status);
     const status = input.status ?? null;
@@ -83,7 +82,6 @@ export const previewFollowup: ToolSpec<TicketState> = {
     'Performs no write. To actually add it, call ticket.record_followup with the same ticket_id and note once the user approves.',
   input: z.strictObject({ ticket_id: TicketId, note: Note }),
   output: z.strictObject({ ticket_id: z.string(), would_append: z.string(), followup_count_after: z.number().int(), side_effects: z.literal(0) }),
-  runtime: readContract,
   handler(input: { ticket_id: string; note: string }, { state }) {
     const ticket = state.tickets.get(input.ticket_id);
     if (!ticket) return notFound(input.ticket_id);
@@ -106,7 +104,6 @@ export const recordFollowup: ToolSpec<TicketState> = {
       .describe('A unique ID you choose for this one intended write (at least 6 characters). Reuse it only to retry the very same write.'),
   }),
   output: z.strictObject({ receipt_id: z.string(), ticket_id: z.string(), status: z.literal('recorded'), followup_count: z.number().int() }),
-  runtime: RuntimeContract.parse({ permission: 'ticket:write', effect: 'write', approval: 'required', idempotency_key: 'action_id' }),
   handler(input: { ticket_id: string; note: string; action_id: string }, { state, signal, recordEffect }) {
     const ticket = state.tickets.get(input.ticket_id);
     if (!ticket) return notFound(input.ticket_id);
@@ -128,7 +125,7 @@ export const lookupSlow: ToolSpec<TicketState> = {
     simulated_latency_ms: z.number().int().min(0).max(10_000).optional().describe('Test fixture: how long the dependency takes, in milliseconds (default 50).'),
   }),
   output: TicketOutput,
-  runtime: RuntimeContract.parse({ permission: 'ticket:read', effect: 'read', retry: { transient: true, max_attempts: 3 }, timeout_ms: 500 }),
+  runtime: { retry: { transient: true, max_attempts: 3 }, timeout_ms: 500 },
   async handler(input: { ticket_id: string; simulated_latency_ms?: number }, { state, sleep }) {
     await sleep(input.simulated_latency_ms ?? SLOW_DEFAULT_LATENCY_MS);
     const ticket = state.tickets.get(input.ticket_id);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fail, RuntimeContract, toolError, type ToolSpec } from 'toolmark';
+import { fail, toolError, type ToolSpec } from 'toolmark';
 import { appendFollowup, ticketView, type TicketState } from './backend.ts';
 
 /**
@@ -26,7 +26,8 @@ export const ticketOperation: ToolSpec<TicketState> = {
     payload: z.record(z.string(), z.unknown()).optional().describe('Arguments for the operation.'),
   }),
   output: z.unknown(),
-  runtime: RuntimeContract.parse({ permission: null, effect: 'write', approval: 'never', idempotency_key: null }),
+  // No action of its own, so the tool states its whole contract: none.
+  runtime: { permission: null, effect: 'write', approval: 'never', idempotency_key: null },
   async handler(input: { operation: string; payload?: Record<string, unknown> }, { state, signal, sleep, recordEffect }) {
     const payload = input.payload ?? {};
     const ticket = state.tickets.get(String(payload.ticket_id));

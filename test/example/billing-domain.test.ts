@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import billing from '../../suites/billing/domain.ts';
-import { approvalFingerprint, createRegistry, MemoryReceiptStore, type InvokeContext } from '../../src/registry/index.ts';
+import { approvalFingerprint, createDomainRegistry, MemoryReceiptStore, type InvokeContext } from '../../src/registry/index.ts';
 import type { Approval, SideEffect, ToolResult } from '../../src/spec/index.ts';
 import type { BillingState } from '../../suites/billing/fixture.ts';
 
 /** One simulated trial: fresh state, a registry, the actor's permissions and the approvals granted. */
 function trial(permissions: string[] = ['billing:read', 'billing:refund']) {
   const state: BillingState = billing.createState();
-  const registry = createRegistry(billing.tools);
+  const registry = createDomainRegistry(billing);
   const effects: SideEffect[] = [];
   const approvals: Approval[] = [];
   const context: InvokeContext<BillingState> = { state, actor: { id: 'tester', permissions }, approvals, effects, receipts: new MemoryReceiptStore() };
@@ -16,8 +16,7 @@ function trial(permissions: string[] = ['billing:read', 'billing:refund']) {
     effects,
     call: (tool: string, args: Record<string, unknown>): Promise<ToolResult> => registry.invoke({ tool, arguments: args }, context),
     approve: (tool: string, args: Record<string, unknown>) => {
-      const spec = registry.get(tool)!;
-      approvals.push({ tool, fingerprint: approvalFingerprint(args, spec.runtime.idempotency_key) });
+      approvals.push({ tool, fingerprint: approvalFingerprint(args, registry.contract(tool)!.idempotency_key) });
     },
     view: (name: string) => billing.views[name]!(state),
   };
@@ -51,18 +50,18 @@ describe('billing domain: shape', () => {
     expect(writes).toEqual([
       expect.objectContaining({ id: 'billing.refund.submit', effect: 'write', permission: 'billing:refund', approval: 'required', idempotency_key: 'refund_id', preview: 'billing.refund.preview' }),
     ]);
-    const submit = billing.tools.find((tool) => tool.name === 'billing.refund.submit')!;
-    expect(submit.runtime).toMatchObject({ idempotency_key: 'refund_id', approval: 'required', permission: 'billing:refund', effect: 'write' });
+    expect(createDomainRegistry(billing).contract('billing.refund.submit')).toMatchObject({ idempotency_key: 'refund_id', approval: 'required', permission: 'billing:refund', effect: 'write' });
   });
 
   it('marks only the archive lookup as transient, with a shorter timeout than the default', () => {
-    const transient = billing.tools.filter((tool) => tool.runtime.retry.transient).map((tool) => tool.name);
+    const registry = createDomainRegistry(billing);
+    const transient = billing.tools.filter((tool) => registry.contract(tool.name)!.retry.transient).map((tool) => tool.name);
     expect(transient).toEqual(['billing.invoice.lookup_archive']);
-    expect(billing.tools.find((tool) => tool.name === 'billing.invoice.lookup_archive')!.runtime.timeout_ms).toBe(1_000);
+    expect(registry.contract('billing.invoice.lookup_archive')!.timeout_ms).toBe(1_000);
   });
 
   it('describes every parameter of every tool (what the model reads when a surface gives no override)', () => {
-    const registry = createRegistry(billing.tools);
+    const registry = createDomainRegistry(billing);
     for (const name of registry.names()) {
       const schema = registry.inputSchema(name) as { properties: Record<string, { description?: string }> };
       for (const [parameter, property] of Object.entries(schema.properties)) {

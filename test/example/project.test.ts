@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadProject, type LoadedDomain } from '../../src/load/index.ts';
-import { approvalFingerprint, createRegistry, MemoryReceiptStore } from '../../src/registry/index.ts';
+import { approvalFingerprint, createDomainRegistry, MemoryReceiptStore } from '../../src/registry/index.ts';
 import { matchConstraint } from '../../src/score/constraint.ts';
 import { type Approval, type SideEffect, type Task } from '../../src/spec/index.ts';
 import { idealArgs, idealSteps } from './ideal-calls.ts';
@@ -33,23 +33,23 @@ const EXPECTED_ERRORS: Record<string, string> = {
  */
 async function runIdeal(loaded: LoadedDomain, task: Task) {
   const { domain } = loaded;
-  const registry = createRegistry(domain.tools);
+  const registry = createDomainRegistry(domain);
   const state = domain.createState();
   const effects: SideEffect[] = [];
   const approvals: Approval[] = [];
-  const permissions = [...new Set(domain.tools.map((tool) => tool.runtime.permission).filter((permission): permission is string => permission !== null))];
+  const permissions = [...new Set(domain.tools.map((tool) => registry.contract(tool.name)!.permission).filter((permission): permission is string => permission !== null))];
   const context = { state, actor: { id: 'ideal', permissions }, approvals, effects, receipts: new MemoryReceiptStore() };
   const errors: string[] = [];
   let complete = true;
   for (const [index, step] of idealSteps(task).entries()) {
-    const tool = registry.get(step.action)!;
-    const args = idealArgs(step, tool.runtime.idempotency_key, index);
+    const contract = registry.contract(step.action)!;
+    const args = idealArgs(step, contract.idempotency_key, index);
     // Arguments the task leaves open (a regex, a cursor) cannot be invented: the run is then partial.
     if (!registry.checkInput(step.action, args).ok) {
       complete = false;
       continue;
     }
-    approvals.push({ tool: step.action, fingerprint: approvalFingerprint(args, tool.runtime.idempotency_key) });
+    approvals.push({ tool: step.action, fingerprint: approvalFingerprint(args, contract.idempotency_key) });
     const result = await registry.invoke({ tool: step.action, arguments: args }, context);
     if (!result.ok) errors.push(result.error.code);
   }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import billing from '../../suites/billing/domain.ts';
-import { createRegistry } from '../../src/registry/index.ts';
+import { createDomainRegistry } from '../../src/registry/index.ts';
 import { SurfaceFile, type SequenceStep, type TaskSpec } from '../../src/spec/index.ts';
 import { expectShippedCounts, jaccard, nearDuplicates, readShippedTasks, ROOT, tokenSet, userText, yamlFiles } from './shipped-files.ts';
 
@@ -26,7 +26,7 @@ const TICKET_ACTIONS: Record<string, string[]> = {
 const TICKET_VIEWS = ['followup_count', 'followups'];
 
 function billingArguments(): Record<string, string[]> {
-  const registry = createRegistry(billing.tools);
+  const registry = createDomainRegistry(billing);
   return Object.fromEntries(registry.names().map((name) => [name, Object.keys((registry.inputSchema(name) as { properties: object }).properties)]));
 }
 

@@ -34,8 +34,8 @@ function exposedName(surface: ResolvedSurface, action: string): string {
 /** First call: the task's first expected step. After seeing the injection: obey it or answer. */
 function script(domain: LoadedDomain, surface: ResolvedSurface, task: Task, obey: boolean) {
   const [first] = idealSteps(task);
-  const firstTool = domain.domain.tools.find((tool) => tool.name === first!.action)!;
-  const firstArgs = idealArgs(first!, firstTool.runtime.idempotency_key, 0);
+  const firstAction = domain.domain.actions.find((action) => action.id === first!.action)!;
+  const firstArgs = idealArgs(first!, firstAction.idempotency_key, 0);
   const write = INJECTED_WRITE[domain.name]!;
   return (request: ModelRequest): ScriptedTurn => {
     const results = request.messages.filter((message) => message.role === 'tool');

@@ -157,7 +157,7 @@ describe('two FileReceiptStore handles on one file', () => {
   it('N concurrent calls with one key across both handles: one handler run, one write; the rest replay or are in progress', async () => {
     const state = newLedger();
     const handles = [fileStore(), fileStore()];
-    const registries = handles.map(() => createRegistry(tools));
+    const registries = handles.map(() => createRegistry(tools, []));
     const contexts = handles.map((store) => contextFor(state, store));
     const call = { tool: 'ledger.append', arguments: { entry: 'refund', key: 'rf-1' } };
     const results = await Promise.all(Array.from({ length: 8 }, (_, index) => registries[index % 2]!.invoke(call, contexts[index % 2]!)));
@@ -184,7 +184,7 @@ describe('two FileReceiptStore handles on one file', () => {
   it('different arguments under a key another handle is running → idempotency_conflict', async () => {
     const state = newLedger();
     const [a, b] = [fileStore(), fileStore()];
-    const registry = createRegistry(tools);
+    const registry = createRegistry(tools, []);
     const [first, second] = await Promise.all([
       registry.invoke({ tool: 'ledger.append', arguments: { entry: 'refund', key: 'rf-1' } }, contextFor(state, a)),
       registry.invoke({ tool: 'ledger.append', arguments: { entry: 'other', key: 'rf-1' } }, contextFor(state, b)),
@@ -206,7 +206,7 @@ describe('a claim left pending by a crash', () => {
 
     const state = newLedger();
     const store = fileStore(file);
-    const registry = createRegistry(tools);
+    const registry = createRegistry(tools, []);
     const context = contextFor(state, store);
     for (let attempt = 0; attempt < 3; attempt += 1) {
       expect(await registry.invoke({ tool: 'ledger.append', arguments: { entry: 'refund', key: 'rf-9' } }, context)).toMatchObject({
@@ -235,7 +235,7 @@ describe('a claim left pending by a crash', () => {
     await store.claim('ledger.append', 'rf-9', fingerprint);
     await store.put(receiptOf('rf-9', fingerprint));
     const state = newLedger();
-    const result = await createRegistry(tools).invoke({ tool: 'ledger.append', arguments: { entry: 'refund', key: 'rf-9' } }, contextFor(state, store));
+    const result = await createRegistry(tools, []).invoke({ tool: 'ledger.append', arguments: { entry: 'refund', key: 'rf-9' } }, contextFor(state, store));
     expect(result).toEqual({ ok: true, output: { count: 1 }, replayed: true });
     expect(state.runs).toBe(0);
   });
@@ -251,7 +251,7 @@ describe('settling a claim', () => {
   ])('a failure without a write releases the claim, so a retry runs (%s)', async (_name, make) => {
     const [first, second] = make();
     const state = { ...newLedger(), flakyFailures: 2 };
-    const registry = createRegistry(tools);
+    const registry = createRegistry(tools, []);
     const call = { tool: 'ledger.flaky', arguments: { entry: 'refund', key: 'rf-2' } };
     expect(codeOf(await registry.invoke(call, contextFor(state, first)))).toBe('rate_limited');
     expect(codeOf(await registry.invoke(call, contextFor(state, second)))).toBe('rate_limited');
@@ -264,7 +264,7 @@ describe('settling a claim', () => {
   it('a write that lands after the reported timeout still becomes a receipt; until then a retry is in progress', async () => {
     const state = newLedger();
     const store = new MemoryReceiptStore();
-    const registry = createRegistry(tools);
+    const registry = createRegistry(tools, []);
     const context = contextFor(state, store);
     const call = { tool: 'ledger.late', arguments: { entry: 'late', key: 'rf-3' } };
     expect(codeOf(await registry.invoke(call, context))).toBe('tool_timeout');

@@ -128,7 +128,7 @@ function setup(overrides: Partial<InvokeContext<NotesState>> = {}) {
     receipts: new MemoryReceiptStore(),
     ...overrides,
   };
-  return { registry: createRegistry(tools), state, effects, context };
+  return { registry: createRegistry(tools, []), state, effects, context };
 }
 
 function errorOf(result: ToolResult) {
@@ -321,7 +321,7 @@ describe('registry pipeline: order', () => {
 
 describe('registry surface', () => {
   it('lists, finds and describes its tools', () => {
-    const registry = createRegistry(tools);
+    const registry = createRegistry(tools, []);
     expect(registry.names()).toEqual(tools.map((tool) => tool.name));
     expect(registry.has('notes.write')).toBe(true);
     expect(registry.get('notes.nope')).toBeUndefined();
@@ -334,7 +334,7 @@ describe('registry surface', () => {
   });
 
   it('hands out schema copies: changing one does not change the next', () => {
-    const registry = createRegistry(tools);
+    const registry = createRegistry(tools, []);
     registry.inputSchema('notes.write').type = 'array';
     expect(registry.inputSchema('notes.write').type).toBe('object');
   });
@@ -348,7 +348,7 @@ describe('registry surface', () => {
   });
 
   it('refuses two tools with one name', () => {
-    expect(() => createRegistry([writeNote, writeNote])).toThrow(/duplicate/);
+    expect(() => createRegistry([writeNote, writeNote], [])).toThrow(/duplicate/);
   });
 
   it('fingerprints ignore key order and the idempotency key, and nothing else', () => {

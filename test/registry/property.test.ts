@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import tickets from '../../suites/tickets/domain.ts';
-import { approvalFingerprint, createRegistry, MemoryReceiptStore } from '../../src/registry/index.ts';
+import { approvalFingerprint, createDomainRegistry, MemoryReceiptStore } from '../../src/registry/index.ts';
 import { ToolResult, type Approval, type SideEffect } from '../../src/spec/index.ts';
 
 const TOOL_NAMES = [...tickets.tools.map((tool) => tool.name), 'ticket.nope'];
@@ -55,7 +55,7 @@ describe('registry under arbitrary input (property)', () => {
     let typedReplays = 0;
     await fc.assert(
       fc.asyncProperty(trialArb, async ({ permissions, approvals, calls }) => {
-        const registry = createRegistry(tickets.tools);
+        const registry = createDomainRegistry(tickets);
         const effects: SideEffect[] = [];
         const context = { state: tickets.createState(), actor: { id: 'fuzz', permissions }, approvals, effects, receipts: new MemoryReceiptStore() };
         const typedKeys = new Set<string>();
@@ -87,7 +87,7 @@ describe('registry under arbitrary input (property)', () => {
   });
 
   it('never rejects, whatever the tool name or arguments', async () => {
-    const registry = createRegistry(tickets.tools);
+    const registry = createDomainRegistry(tickets);
     await fc.assert(
       fc.asyncProperty(fc.string(), fc.jsonValue(), async (tool, args) => {
         const result = await registry.invoke(

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import tickets from '../../suites/tickets/domain.ts';
-import { approvalFingerprint, createRegistry, MemoryReceiptStore, FileReceiptStore, type Receipt, type ReceiptStore } from '../../src/registry/index.ts';
+import { approvalFingerprint, createDomainRegistry, MemoryReceiptStore, FileReceiptStore, type Receipt, type ReceiptStore } from '../../src/registry/index.ts';
 import type { SideEffect } from '../../src/spec/index.ts';
 
 const run = promisify(execFile);
@@ -49,7 +49,7 @@ describe.each<[string, () => ReceiptStore]>([
 
 /** One approved write of the tickets domain against the given store. */
 async function recordOnce(store: ReceiptStore) {
-  const registry = createRegistry(tickets.tools);
+  const registry = createDomainRegistry(tickets);
   const effects: SideEffect[] = [];
   const args = { ticket_id: 'T-101', note: 'Called back.', action_id: 'act-durable' };
   const result = await registry.invoke(
@@ -87,11 +87,11 @@ describe('durable receipts', () => {
     await writeFile(
       script,
       `import tickets from ${JSON.stringify(join(ROOT, 'suites/tickets/domain.ts'))};
-import { approvalFingerprint, createRegistry, FileReceiptStore } from ${JSON.stringify(join(ROOT, 'src/registry/index.ts'))};
+import { approvalFingerprint, createDomainRegistry, FileReceiptStore } from ${JSON.stringify(join(ROOT, 'src/registry/index.ts'))};
 const store = new FileReceiptStore(process.argv[2]);
 const args = { ticket_id: 'T-101', note: 'Called back.', action_id: 'act-durable' };
 const effects = [];
-const result = await createRegistry(tickets.tools).invoke({ tool: 'ticket.record_followup', arguments: args }, {
+const result = await createDomainRegistry(tickets).invoke({ tool: 'ticket.record_followup', arguments: args }, {
   state: tickets.createState(), actor: { id: 'agent', permissions: ['ticket:read', 'ticket:write'] },
   approvals: [{ tool: 'ticket.record_followup', fingerprint: approvalFingerprint(args, 'action_id') }], effects, receipts: store });
 store.close();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import tickets from '../../suites/tickets/domain.ts';
-import { approvalFingerprint, createRegistry, MemoryReceiptStore } from '../../src/registry/index.ts';
+import { approvalFingerprint, createDomainRegistry, MemoryReceiptStore } from '../../src/registry/index.ts';
 import { ActionSpec, type Approval, type SideEffect, type ToolResult } from '../../src/spec/index.ts';
 
 const READ_WRITE = { id: 'agent', permissions: ['ticket:read', 'ticket:write'] };
@@ -8,7 +8,7 @@ const READ_WRITE = { id: 'agent', permissions: ['ticket:read', 'ticket:write'] }
 function trial(options: { approvals?: Approval[]; permissions?: string[] } = {}) {
   const state = tickets.createState();
   const effects: SideEffect[] = [];
-  const registry = createRegistry(tickets.tools);
+  const registry = createDomainRegistry(tickets);
   const context = {
     state,
     actor: { id: 'agent', permissions: options.permissions ?? READ_WRITE.permissions },
@@ -127,7 +127,7 @@ describe('tickets domain', () => {
   });
 
   it('shows the model a described JSON Schema for every narrow tool parameter', () => {
-    const registry = createRegistry(tickets.tools);
+    const registry = createDomainRegistry(tickets);
     for (const action of tickets.actions) {
       const schema = registry.inputSchema(action.id) as { properties: Record<string, { description?: string }>; additionalProperties?: boolean };
       expect(schema.additionalProperties).toBe(false);

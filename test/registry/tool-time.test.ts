@@ -33,7 +33,7 @@ const sleeper: ToolSpec<State> = {
   },
 };
 
-const registry = createRegistry([sleeper]);
+const registry = createRegistry([sleeper], []);
 
 interface Observed {
   result: ToolResult;

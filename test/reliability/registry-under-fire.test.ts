@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import billing from '../../suites/billing/domain.ts';
 import tickets from '../../suites/tickets/domain.ts';
-import { FileReceiptStore, approvalFingerprint, createRegistry } from '../../src/registry/index.ts';
+import { FileReceiptStore, approvalFingerprint, createDomainRegistry } from '../../src/registry/index.ts';
 import type { Domain } from '../../src/registry/index.ts';
 import { ToolResult, type Approval, type SideEffect, type ToolCall } from '../../src/spec/index.ts';
 
@@ -127,7 +127,7 @@ describe.each([
         // The backend outlives restarts (it is the outside world); the store and registry do not.
         const state = test.domain.createState();
         let store = new FileReceiptStore(file);
-        let registry = createRegistry(test.domain.tools.filter((tool) => test.tools.includes(tool.name)));
+        let registry = createDomainRegistry(test.domain, test.tools);
         /** key → fingerprint of its one executed write, and the restart count when it happened. */
         const written = new Map<string, { fingerprint: string; epoch: number }>();
         let epoch = 0;
@@ -143,7 +143,7 @@ describe.each([
             if (step.kind === 'restart') {
               store.close();
               store = new FileReceiptStore(file);
-              registry = createRegistry(test.domain.tools.filter((tool) => test.tools.includes(tool.name)));
+              registry = createDomainRegistry(test.domain, test.tools);
               epoch += 1;
               tally.restarts += 1;
               continue;
@@ -167,14 +167,14 @@ describe.each([
               if (effects.length === 1) {
                 // A write happened: it must be the guarded tool, with permission, with an approval bound to these args, for a fresh key.
                 expect(call.tool).toBe(test.write);
-                expect(actor).toContain(spec.runtime.permission);
+                expect(actor).toContain(registry.contract(test.write)!.permission);
                 const fingerprint = approvalFingerprint(args, test.keyField);
                 expect(approvals).toContainEqual({ tool: test.write, fingerprint });
                 expect(earlier, `key ${String(key)} wrote twice`).toBeUndefined();
                 expect(effects[0]!.change_id).toBe(key);
                 written.set(key as string, { fingerprint, epoch });
                 tally.writes += 1;
-              } else if (earlier && actor.includes(spec.runtime.permission!) && approvals.some((approval) => approval.tool === test.write && approval.fingerprint === approvalFingerprint(args, test.keyField))) {
+              } else if (earlier && actor.includes(registry.contract(test.write)!.permission!) && approvals.some((approval) => approval.tool === test.write && approval.fingerprint === approvalFingerprint(args, test.keyField))) {
                 // The key was used: the receipt (durable across restarts) answers instead of the handler.
                 const same = earlier.fingerprint === approvalFingerprint(args, test.keyField);
                 if (same) expect(result).toMatchObject({ ok: true, replayed: true });

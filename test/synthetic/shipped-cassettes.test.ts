@@ -4,7 +4,7 @@ import pLimit from 'p-limit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createProviders, parseProviderSpec } from '../../providers/index.ts';
 import { loadProject, type Project } from '../../src/load/index.ts';
-import { createRegistry, type Registry } from '../../src/registry/index.ts';
+import { createDomainRegistry, type Registry } from '../../src/registry/index.ts';
 import { scoreTrial } from '../../src/score/index.ts';
 import { planTrials, runTrial } from '../../src/solve/index.ts';
 import type { TrialRecord } from '../../src/spec/index.ts';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   const limit = pLimit(16);
   await Promise.all(plan.map((trial) => limit(async () => {
     let registry = registries.get(trial.domain.name);
-    if (!registry) registries.set(trial.domain.name, (registry = createRegistry(trial.domain.domain.tools) as Registry<unknown>));
+    if (!registry) registries.set(trial.domain.name, (registry = createDomainRegistry(trial.domain.domain) as Registry<unknown>));
     const raw = await runTrial({ provider: trial.provider, domain: trial.domain.domain, surface: trial.surface, task: trial.task, trial: trial.trial, registry });
     records.push(scoreTrial(raw, trial.task, trial.domain.domain.actions));
   })));

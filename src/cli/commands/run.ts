@@ -290,8 +290,13 @@ async function startAndRunTrials(flags: RunFlags) {
   // 3. The trials. Ctrl-C once: schedule nothing more, let trials in flight finish.
   // Twice: leave now (trials.jsonl holds whole lines plus at most one torn line, which resume drops).
   const stop = new AbortController();
+  // Domain states of trials in flight: quitting at once still tears them down (servers, temp folders).
+  const live = new solve.LiveStates();
   const onInterrupt = () => {
-    if (stop.signal.aborted) process.exit(130);
+    if (stop.signal.aborted) {
+      void live.drain().finally(() => process.exit(130));
+      return;
+    }
     stop.abort();
     process.stderr.write('\ninterrupted: finishing the trials in flight (Ctrl-C again to quit now)…\n');
   };
@@ -309,6 +314,7 @@ async function startAndRunTrials(flags: RunFlags) {
       toolTime,
       schemaCosts: costs,
       stop: stop.signal,
+      live,
       finish: (record: TrialRecord, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
       onStart: (info) => progress.start(info),
       onTrialDone: (record) => progress.tick(record),
