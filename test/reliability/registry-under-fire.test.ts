@@ -199,5 +199,5 @@ describe.each([
     expect(tally.approvalRequired).toBeGreaterThan(20);
     expect(tally.permissionDenied).toBeGreaterThan(20);
     expect(tally.restarts).toBeGreaterThan(20);
-  }, 60_000);
+  }, 300_000);
 });
