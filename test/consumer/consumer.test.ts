@@ -112,11 +112,14 @@ describe.each([3, 4] as const)('a project with zod %i', (zod) => {
   }, 600_000);
 
   it('a syntax error in the domain is shown in full: file:line:col, the line, the message; exit 2', async () => {
-    const file = path.join(project, 'suites/broken/domain.ts');
+    // A project of its own inside this one (the config here names only calendar); it finds toolmark in node_modules above.
+    const broken = path.join(project, 'broken');
+    const file = path.join(broken, 'suites/broken/domain.ts');
     mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(path.join(broken, 'suites/package.json'), '{"type": "module"}\n');
     writeFileSync(file, "import { defineDomain } from 'toolmark';\nexport default defineDomain({\n  name 'broken',\n});\n");
-    const validate = await toolmark(['validate', '--domain', 'broken'], project);
-    rmSync(path.dirname(file), { recursive: true, force: true });
+    const validate = await toolmark(['validate', '--root', 'broken'], project);
+    rmSync(broken, { recursive: true, force: true });
     expect(validate.code).toBe(2);
     expect(validate.stderr).toContain('suites/broken/domain.ts:3:8: could not import the domain module: Expected "}" but found "\'broken\'"');
     expect(validate.stderr).toContain("  3 |   name 'broken',");
