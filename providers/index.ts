@@ -1,5 +1,4 @@
-import { closest, distance } from 'fastest-levenshtein';
-import { ConfigError } from '../src/spec/index.ts';
+import { ConfigError, closest } from '../src/spec/index.ts';
 import type { ProjectConfig, Provider, ProviderPreset } from '../src/spec/index.ts';
 
 /** A parsed `--provider` value: which adapter, with what model and options. */
@@ -56,8 +55,7 @@ export function parseProviderSpec(text: string, presets: Record<string, Provider
   if (parser) return parser(rest, trimmed);
   if (colon === -1 && presets[trimmed]) return { kind: 'preset', text: trimmed, name: trimmed, preset: presets[trimmed]! };
   const known = [...Object.keys(PARSERS), ...Object.keys(presets)];
-  const near = closest(head, known);
-  throw bad(trimmed, `unknown provider "${head}"`, `one of ${known.join(', ')} (a preset name comes from toolmark.config.yaml providers:)`, near && distance(near, head) <= 3 ? near : undefined);
+  throw bad(trimmed, `unknown provider "${head}"`, `one of ${known.join(', ')} (a preset name comes from toolmark.config.yaml providers:)`, closest(head, known));
 }
 
 export interface CreateProviderContext {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { CassetteLine, ConfigError } from '../../src/spec/index.ts';
 import type { ConfigIssue } from '../../src/spec/index.ts';
-import { isCassetteLineShape } from './line-shape.ts';
+import { isCassetteLineShape } from '../../src/spec/index.ts';
 
 /** Bad lines named one by one; beyond this a count, so a wrong file cannot flood the terminal. */
 const MAX_ISSUES = 10;

@@ -49,26 +49,26 @@ export class ReplayProvider implements Provider {
     this.recordedProvider = lines[0]?.line.provider ?? 'replay';
   }
 
-  /** Check that a request can be answered, without answering it (the runner's pre-flight). `hash` = requestHash(request), if known. */
-  check(request: ModelRequest, key: TurnKey, hash?: string): ReplayProblem | null {
-    return this.#find(request, key, hash).problem;
+  /** Check that a request can be answered, without answering it (the runner's pre-flight). */
+  check(request: ModelRequest, key: TurnKey): ReplayProblem | null {
+    return this.#find(request, key).problem;
   }
 
   async propose(request: ModelRequest, options: ProposeOptions = {}): Promise<ModelTurn> {
     if (!options.key) throw new ProviderError('replay provider needs the turn key of each request', { retryable: false });
-    const { located, problem } = this.#find(request, options.key, options.requestHash);
+    const { located, problem } = this.#find(request, options.key);
     if (problem) throw new ProviderError(problem.message, { retryable: false });
     // A copy, so a caller mutating the turn cannot change later replays.
     return structuredClone(located!.line.response);
   }
 
-  #find(request: ModelRequest, key: TurnKey, hash?: string): { located?: LocatedLine; problem: ReplayProblem | null } {
+  #find(request: ModelRequest, key: TurnKey): { located?: LocatedLine; problem: ReplayProblem | null } {
     const located = this.#lines.get(indexKey(key)) ?? this.#lines.get(indexKey({ ...key, trial: '*' }));
     if (!located) {
       return { problem: { kind: 'missing', message: `cassette for model \`${this.model}\` has no turn for ${describeKey(key)}; re-record, or check --trials, --surface and --task` } };
     }
     const recorded = located.line.request_hash;
-    if (recorded === undefined || this.#allowStale || recorded === (hash ?? requestHash(request))) return { located, problem: null };
+    if (recorded === undefined || this.#allowStale || recorded === requestHash(request)) return { located, problem: null };
     return { located, problem: { kind: 'stale', message: staleMessage(located, request, key) } };
   }
 }

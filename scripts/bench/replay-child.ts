@@ -13,11 +13,11 @@ if (!root || !target || (mode !== 'replay' && mode !== 'rescore')) {
   process.stderr.write('usage: replay-child.ts replay ROOT RUN_ID | rescore ROOT RUN_DIR\n');
   process.exit(2);
 }
-// The heap policy `toolmark run` and `toolmark report` use (src/cli/heap-policy.ts),
-// and, as `toolmark run` does, memory handed back between start-up and the
-// trials (the finalizer does it again before the reports).
+// The heap policy `toolmark run` and `toolmark report` use (src/cli/heap-policy.ts,
+// set by src/cli/main.ts), and, as the CLI does, memory handed back where the
+// run's phases meet (its `betweenPhases` hook).
 limitHeapGrowth();
 const timings = mode === 'replay'
-  ? await timedReplay(root, target, { onPhase: (phase) => (phase === 'startup' ? releaseMemory() : undefined) })
-  : await timedRescore(root, target);
+  ? await timedReplay(root, target, { betweenPhases: releaseMemory })
+  : await timedRescore(root, target, { betweenPhases: releaseMemory });
 process.stdout.write(`${JSON.stringify({ ...timings, max_rss_mb: process.resourceUsage().maxRSS / 1024 })}\n`);

@@ -1,11 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { packageRoot } from '../load/package-root.ts';
+import path from 'node:path';
 
 /** Commander collector for a repeatable flag (`--domain a --domain b` → ['a', 'b']). */
 export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-/** toolmark's own version (package.json), as manifests record it. */
-export function toolmarkVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+/** A path as the user would type it: relative when under the current folder. */
+export function displayPath(target: string): string {
+  const relative = path.relative(process.cwd(), target);
+  return relative === '' ? '.' : relative.startsWith('..') ? target : relative;
 }

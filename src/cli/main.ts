@@ -24,6 +24,13 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
 };
 
 /**
+ * The commands that stream a run's trials (and render its reports): they
+ * get the heap policy of src/cli/heap-policy.ts, and hand memory back
+ * between phases through the run library's `betweenPhases` hook.
+ */
+const STREAMING = new Set(['run', 'merge', 'report']);
+
+/**
  * `toolmark … | head` closes the pipe before the output ends: that is the
  * reader's choice, not a failure of the command, which goes on (a run still
  * finishes and writes its folder); its further output goes nowhere.
@@ -50,6 +57,8 @@ export async function main(argv: string[]): Promise<number> {
 
   // Register only the command being run (or all, cheaply, for --help).
   const chosen = argv.find((arg) => !arg.startsWith('-'));
+  // The one place the process's heap policy is set (library code never does).
+  if (chosen !== undefined && STREAMING.has(chosen)) (await import('./heap-policy.ts')).limitHeapGrowth();
   const names = chosen && COMMANDS[chosen] ? [chosen] : Object.keys(COMMANDS);
   for (const name of names) {
     const module = await COMMANDS[name]!();

@@ -3,7 +3,7 @@ import { importUserModule, userModuleIssue } from '../load/user-module.ts';
 import { z } from 'zod';
 import { readSourceFile } from '../load/source-file.ts';
 import { zodIssuesToConfigIssues } from '../load/zod-issues.ts';
-import type { Domain } from '../registry/index.ts';
+import { errorCodeSpec, type Domain } from '../registry/index.ts';
 import { Actor, ActionsBy, ConfigError, type ConfigIssue } from '../spec/index.ts';
 
 /** One hand-written proposal, replayed straight into a registry (no model). */
@@ -135,6 +135,10 @@ export async function loadContractCases(file: string, root = process.cwd()): Pro
     contractCase.approvals.forEach((approval, approvalIndex) => {
       if (!actionIds.has(approval.action)) issues.push(source.issue(['cases', caseIndex, 'approvals', approvalIndex, 'action'], { message: `unknown action "${approval.action}"`, expected: `one of ${[...actionIds].join(', ')}` }));
     });
+    const code = contractCase.expect.error_code;
+    if (code !== undefined && !errorCodeSpec(code, domain.errors)) {
+      issues.push(source.issue(['cases', caseIndex, 'expect', 'error_code'], { message: `error code "${code}" is declared neither by toolmark nor by the domain`, expected: `a framework code or one of the domain's errors (${Object.keys(domain.errors ?? {}).join(', ') || 'it declares none'})` }));
+    }
   });
   if (issues.length > 0) throw new ConfigError(issues);
   return { file: source.display, spec, domain };

@@ -19,11 +19,31 @@ type Encode = (text: string) => number[];
 
 let encodeInProcess: Encode | null = null;
 
-/** The cost of one payload, counted in this process (the tokenizer is loaded on the first call). */
+/**
+ * Costs already counted, by payload object. A surface's payload is one
+ * array, sent unchanged on every turn, so its cost is counted once — in the
+ * worker when a run counts its surfaces before the trials — and every trial
+ * of the surface finds it here, instead of each caller passing counts along.
+ * Payloads are treated as immutable once counted (loaded surfaces are).
+ */
+const counted = new WeakMap<object, SchemaCost>();
+
+function knownCost(payload: unknown): SchemaCost | undefined {
+  return typeof payload === 'object' && payload !== null ? counted.get(payload) : undefined;
+}
+
+function remember(payload: unknown, cost: SchemaCost): SchemaCost {
+  if (typeof payload === 'object' && payload !== null) counted.set(payload, cost);
+  return cost;
+}
+
+/** The cost of one payload: counted before (`countSchemaCosts`), else counted in this process (the tokenizer is loaded on the first call). */
 export function schemaCost(payload: unknown): SchemaCost {
+  const known = knownCost(payload);
+  if (known !== undefined) return known;
   const text = JSON.stringify(payload);
   encodeInProcess ??= (require(TOKENIZER) as { encode: Encode }).encode;
-  return { bytes: Buffer.byteLength(text, 'utf8'), tokens: encodeInProcess(text).length };
+  return remember(payload, { bytes: Buffer.byteLength(text, 'utf8'), tokens: encodeInProcess(text).length });
 }
 
 /** The worker: plain CommonJS, so it needs no TypeScript loader; it gets the tokenizer's resolved path. */
@@ -39,7 +59,15 @@ parentPort.postMessage(workerData.texts.map((text) => encode(text).length));
  * numbers as `schemaCost`.
  */
 export async function countSchemaCosts(payloads: readonly unknown[]): Promise<SchemaCost[]> {
-  if (payloads.length === 0) return [];
+  const costs = payloads.map(knownCost);
+  const uncounted = payloads.filter((_payload, index) => costs[index] === undefined);
+  if (uncounted.length === 0) return costs as SchemaCost[];
+  const fresh = await countInWorker(uncounted);
+  let next = 0;
+  return costs.map((cost, index) => cost ?? remember(payloads[index], fresh[next++]!));
+}
+
+async function countInWorker(payloads: readonly unknown[]): Promise<SchemaCost[]> {
   const texts = payloads.map((payload) => JSON.stringify(payload));
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { tokenizer: require.resolve(TOKENIZER), texts } });
   const tokens = await new Promise<number[]>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import type { Constraint } from '../spec/index.ts';
-import { closest } from './suggest.ts';
+import { closest } from '../spec/suggest.ts';
 
 const OPERATORS = ['regex', 'one_of', 'contains', 'any'] as const;
 

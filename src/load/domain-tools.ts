@@ -2,7 +2,7 @@ import { relative } from 'node:path';
 import { actionOf, contractConflicts, definedAt, errorTableProblems, JsonSchemaError, toolSchemaOf, type Domain, type ToolSpec } from '../registry/index.ts';
 import { RuntimeContract, type ConfigIssue } from '../spec/index.ts';
 import { propertyNames } from './tool-schema.ts';
-import { closest } from './suggest.ts';
+import { closest } from '../spec/suggest.ts';
 
 /** Where an issue about a definition points: its `defineTool`/`defineDomain` call when known, else the domain file. */
 function locate(root: string, target: unknown, fallback: ConfigIssue['file']): Pick<ConfigIssue, 'file' | 'line'> {

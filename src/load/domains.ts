@@ -3,8 +3,8 @@ import { join, relative } from 'node:path';
 import { ActionSpec, type ConfigIssue } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import type { SourceFile } from './source-file.ts';
+import { closest } from '../spec/suggest.ts';
 import { checkDomainTools } from './domain-tools.ts';
-import { closest } from './suggest.ts';
 import { importUserModule, userModuleIssue } from './user-module.ts';
 
 /** A domain module found on disk and imported. */
@@ -130,6 +130,10 @@ export async function importDomain(root: string, name: string, issues: ConfigIss
     if (typeof tool.handler !== 'function') problem(`registry tool "${tool.name}" has no handler function`, `tools[${index}].handler`);
   });
   if (domain.teardown !== undefined && typeof domain.teardown !== 'function') problem('teardown must be a function', 'teardown', 'teardown(state) { … }');
+  // A domain whose tools are unusable is not loaded further: its surfaces
+  // and tasks would only repeat the same problem in other words.
+  const beforeTools = issues.length;
   checkDomainTools(root, domain, display, issues);
+  if (issues.length > beforeTools) return null;
   return { name, dir, domain };
 }

@@ -4,7 +4,7 @@ import { SurfaceFile, sha256, validateToolNames, type ConfigIssue, type ExposedT
 import type { Domain } from '../registry/domain.ts';
 import { jsonSchemaOf } from '../registry/index.ts';
 import { readSourceFile, type SourceFile } from './source-file.ts';
-import { closest } from './suggest.ts';
+import { closest } from '../spec/suggest.ts';
 import { entryKey, mergeSurface, type MergedEntry, type MergedSurface } from './surface-merge.ts';
 import { hasProperty, makeStrict, overrideParameterDescription, propertyNames } from './tool-schema.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';

@@ -5,7 +5,7 @@ import type { Domain } from '../registry/domain.ts';
 import { errorCodeSpec, toolSchemaOf } from '../registry/index.ts';
 import { checkConstraint } from './constraints.ts';
 import { readSourceFile, type FieldPath, type SourceFile } from './source-file.ts';
-import { closest } from './suggest.ts';
+import { closest } from '../spec/suggest.ts';
 import { yamlFilesIn } from './surfaces.ts';
 import { propertyNames } from './tool-schema.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ConfigIssue } from '../spec/index.ts';
 import type { FieldPath, SourceFile } from './source-file.ts';
-import { closest } from './suggest.ts';
+import { closest } from '../spec/suggest.ts';
 
 type AnySchema = z.core.$ZodType;
 

@@ -1,6 +1,6 @@
 import type { TrialRecord } from '../spec/index.ts';
 import { parseTrialLine } from './trials.ts';
-import { isTrialRecordShape } from './trial-shape.ts';
+import { isTrialRecordShape } from '../spec/index.ts';
 
 /**
  * A trial line split into its evidence and its grade, for re-scoring.
@@ -31,6 +31,20 @@ export interface UngradedTrial {
 
 const GRADE_KEY = ',"verdicts":[';
 const GRADE_ENDINGS = ['"success":true', '"success":false', '"success":null'];
+
+/**
+ * The one serializer of a trial line (docs/formats.md#trial-record): the
+ * record's JSON with the grade — `verdicts`, then `success` — as its last
+ * two keys, which re-scoring relies on to cut the line (parseUngradedTrialLine).
+ * The runner builds records in that order already; any other key order
+ * (a record filled in by other code) is put right here.
+ */
+export function trialLine(record: TrialRecord): string {
+  const keys = Object.keys(record);
+  if (keys[keys.length - 2] === 'verdicts' && keys[keys.length - 1] === 'success') return JSON.stringify(record);
+  const { verdicts, success, ...evidence } = record;
+  return JSON.stringify({ ...evidence, verdicts, success });
+}
 
 /** `"verdicts":[…],"success":…` of a record: the text a line ends with, before its closing brace. */
 export function gradedText(record: Pick<TrialRecord, 'verdicts' | 'success'>): string {

@@ -2,7 +2,8 @@ import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, r
 import { open } from 'node:fs/promises';
 import { ConfigError, TrialRecord } from '../spec/index.ts';
 import { runFile } from './files.ts';
-import { isTrialRecordShape } from './trial-shape.ts';
+import { isTrialRecordShape } from '../spec/index.ts';
+import { trialLine } from './graded-tail.ts';
 
 /** Bytes read per chunk; lines are split in the buffer, so a line is decoded once. */
 const CHUNK_BYTES = 1 << 20;
@@ -67,8 +68,9 @@ export async function* readTrialLines(runDir: string, options: { allowMissing?: 
  * ConfigError, or no records with `allowMissing` (a run killed before its
  * first trial).
  *
- * Each line is `JSON.parse`d and checked with the cheap structural check of
- * trial-shape.ts; only a line that fails it goes through the zod schema
+ * Each line is `JSON.parse`d and checked with `isTrialRecordShape`, the
+ * structural check derived from the schema (src/spec/shape-check.ts); only
+ * a line that fails it goes through the zod schema
  * (which fills defaults of older records, or names the bad field).
  */
 export async function* readTrials(runDir: string, options: { allowMissing?: boolean } = {}): AsyncGenerator<TrialRecord> {
@@ -145,7 +147,7 @@ export class TrialAppender {
   }
 
   append(record: TrialRecord): void {
-    const text = `${JSON.stringify(record)}\n`;
+    const text = `${trialLine(record)}\n`;
     // Written as a string (no intermediate Buffer); a short write is rare on a local file, but finishing it keeps lines whole.
     const written = writeSync(this.#fd, text);
     if (written < Buffer.byteLength(text)) this.#finish(Buffer.from(text, 'utf8'), written);

@@ -15,5 +15,3 @@ export { executeRun, planSchemaCosts, surfaceKey } from './run.ts';
 // The run's live domain states (a caller quitting at once tears them down).
 export { LiveStates } from '../registry/index.ts';
 export type { ExecuteRunOptions, RunOutcome } from './run.ts';
-// Run folders are src/run-folder's; the file names stay importable from here for older callers.
-export { RUN_FILES } from '../run-folder/index.ts';

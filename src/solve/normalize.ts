@@ -1,4 +1,4 @@
-import { ModelTurn } from '../spec/index.ts';
+import { ModelTurn, isModelTurnShape } from '../spec/index.ts';
 import type { SideEffect, ToolCallProposal, ToolError } from '../spec/index.ts';
 
 // The runner builds its trial records itself instead of running each one
@@ -29,20 +29,7 @@ export function normalTurn(turn: ModelTurn): ModelTurn {
     finish_reason: raw.finish_reason ?? 'stop',
     warnings: raw.warnings ?? [],
   };
-  return isTurnShape(normal) ? normal : ModelTurn.parse(turn);
-}
-
-function isCount(value: unknown): boolean {
-  return Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
-function isTurnShape(turn: ModelTurn): boolean {
-  return (turn.text === null || typeof turn.text === 'string')
-    && turn.tool_calls.every((call) => typeof call.id === 'string' && typeof call.name === 'string' && typeof call.arguments === 'string')
-    && isCount(turn.usage.input_tokens) && isCount(turn.usage.output_tokens)
-    && typeof turn.latency_ms === 'number' && turn.latency_ms >= 0
-    && typeof turn.finish_reason === 'string'
-    && Array.isArray(turn.warnings) && turn.warnings.every((warning) => typeof warning === 'string');
+  return isModelTurnShape(normal) ? normal : ModelTurn.parse(turn);
 }
 
 /** A structured tool error with its five fields in schema order (`details` defaults to `{}`). */

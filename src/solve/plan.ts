@@ -1,4 +1,4 @@
-import { closest } from 'fastest-levenshtein';
+import { closest } from '../spec/suggest.ts';
 import { ConfigError } from '../spec/index.ts';
 import type { Provider, ResolvedSurface, Task } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';

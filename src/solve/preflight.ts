@@ -1,11 +1,11 @@
-import { ConfigError, requestHash } from '../spec/index.ts';
+import { ConfigError } from '../spec/index.ts';
 import type { ConfigIssue, ModelRequest, Provider, TurnKey } from '../spec/index.ts';
 import type { PlannedTrial } from './plan.ts';
 import { buildRequest, initialMessages } from './request.ts';
 
 /** A provider that can say, without answering, whether it could answer (replay does). */
 interface CheckingProvider extends Provider {
-  check(request: ModelRequest, key: TurnKey, hash?: string): { kind: string; message: string } | null;
+  check(request: ModelRequest, key: TurnKey): { kind: string; message: string } | null;
 }
 
 function canCheck(provider: Provider): provider is CheckingProvider {
@@ -21,17 +21,17 @@ export function preflight(plan: readonly PlannedTrial[], options: { settings?: M
   const issues: ConfigIssue[] = [];
   let more = 0;
   // Every trial of a model × surface × task starts with the same request: build and hash it once.
-  const firstRequests = new Map<string, { request: ModelRequest; hash: string }>();
+  const firstRequests = new Map<string, { request: ModelRequest }>();
   for (const planned of plan) {
     if (!canCheck(planned.provider)) continue;
     const requestKey = JSON.stringify([planned.provider.model, planned.domain.name, planned.surface.id, planned.task.id]);
     let first = firstRequests.get(requestKey);
     if (!first) {
       const request = buildRequest({ model: planned.provider.model, surface: planned.surface, messages: initialMessages(planned.task), settings: options.settings });
-      firstRequests.set(requestKey, (first = { request, hash: requestHash(request) }));
+      firstRequests.set(requestKey, (first = { request }));
     }
     const key = { domain: planned.domain.name, task: planned.task.id, surface: planned.surface.id, trial: planned.trial, turn: 0 };
-    const problem = planned.provider.check(first.request, key, first.hash);
+    const problem = planned.provider.check(first.request, key);
     if (!problem) continue;
     if (issues.length < 10) issues.push({ file: `--provider ${planned.provider.id}:${planned.provider.model}`, message: problem.message });
     else more += 1;

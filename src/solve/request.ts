@@ -1,4 +1,4 @@
-import { ModelRequest } from '../spec/index.ts';
+import { ModelRequest, isToolDefinitionShape } from '../spec/index.ts';
 import type { ModelMessage, ModelSettings, ResolvedSurface, Task, ToolDefinition } from '../spec/index.ts';
 
 /** The conversation a trial starts from: the task's messages, as written. */
@@ -28,13 +28,5 @@ export function buildRequest(options: { model: string; surface: ResolvedSurface;
     tool_choice: 'auto',
     settings: options.settings ?? {},
   };
-  return options.surface.payload.every(isNormalTool) ? request : ModelRequest.parse(request);
-}
-
-/** Exactly the four fields of a ToolDefinition, with their types (what the schema would return unchanged). */
-function isNormalTool(tool: ToolDefinition): boolean {
-  return typeof tool.name === 'string' && typeof tool.description === 'string'
-    && typeof tool.parameters === 'object' && tool.parameters !== null && !Array.isArray(tool.parameters)
-    && typeof tool.strict === 'boolean'
-    && Object.keys(tool).length === 4;
+  return options.surface.payload.every(isToolDefinitionShape) ? request : ModelRequest.parse(request);
 }

@@ -3,12 +3,10 @@ import type { LiveStates } from '../registry/index.ts';
 import type { Registry } from '../registry/index.ts';
 import { countSchemaCosts } from '../cost/schema-cost.ts';
 import type { SchemaCost } from '../cost/schema-cost.ts';
-import { canonicalJson } from '../spec/index.ts';
 import type { ModelSettings, TrialRecord } from '../spec/index.ts';
 import type { PlannedTrial } from './plan.ts';
 import { TrialAppender, readTrials, repairTrials } from '../run-folder/index.ts';
 import { trialIdentity } from './plan.ts';
-import { buildRequest } from './request.ts';
 import { runTrial, type ToolTime } from './trial.ts';
 
 /** Trials started between two pauses of the worker pool (see `breathe` in executeRun). */
@@ -22,8 +20,6 @@ export interface ExecuteRunOptions {
   settings?: ModelSettings;
   /** Real or simulated tool time for every trial (TrialInput.toolTime); default real. */
   toolTime?: ToolTime;
-  /** Schema cost of each surface of the plan, by `surfaceKey` (the CLI counts them once for the manifest); counted here when absent. */
-  schemaCosts?: ReadonlyMap<string, SchemaCost>;
   /** Turns a raw record into the one written (the CLI scores it here). */
   finish?: (record: TrialRecord, planned: PlannedTrial) => TrialRecord;
   /** Aborted = schedule no more trials; trials in flight finish and are written. */
@@ -68,10 +64,10 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   const skipped = options.plan.length - todo.length;
   options.onStart?.({ total: options.plan.length, skipped, todo: todo.length });
 
-  // Registries and schema costs hold no trial state, so one per domain / surface is shared.
+  // Registries hold no trial state, so one per domain is shared.
   const registries = new Map<string, Registry<unknown>>();
-  const costs = options.schemaCosts ?? await planSchemaCosts(todo);
-  const toolsJsons = new Map<string, string>();
+  // Every surface's cost counted before the first trial (a worker, unless already counted for the manifest).
+  await planSchemaCosts(todo);
   const appender = new TrialAppender(options.runDir);
   let ran = 0;
   let errored = 0;
@@ -81,9 +77,6 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     if (options.stop?.aborted) return;
     let registry = registries.get(planned.domain.name);
     if (!registry) registries.set(planned.domain.name, (registry = createDomainRegistry(planned.domain.domain) as Registry<unknown>));
-    const key = surfaceKey(planned);
-    let toolsJson = toolsJsons.get(key);
-    if (toolsJson === undefined) toolsJsons.set(key, (toolsJson = canonicalJson(buildRequest({ model: planned.provider.model, surface: planned.surface, messages: [] }).tools)));
     const raw = await runTrial({
       provider: planned.provider,
       domain: planned.domain.domain,
@@ -92,8 +85,6 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
       trial: planned.trial,
       registry,
       settings: options.settings,
-      schemaCost: costs.get(key),
-      toolsJson,
       signal: options.signal,
       toolTime: options.toolTime,
       live: options.live,

@@ -2,9 +2,7 @@ import { isPromise, MemoryReceiptStore, createDomainRegistry, teardownOf, type L
 import type { Registry } from '../registry/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
-import type { SchemaCost } from '../cost/schema-cost.ts';
-import { isTrialRecordShape } from '../run-folder/index.ts';
-import { ProviderError, TrialRecord, canonicalJson, requestHashWithTools, toolError } from '../spec/index.ts';
+import { ProviderError, TrialRecord, isTrialRecordShape, requestHash, toolError } from '../spec/index.ts';
 import type { CallRecord, Json, ModelMessage, ModelSettings, ModelTurn, Provider, RequestSummary, ResolvedSurface, SideEffect, Task, ToolCallProposal, ToolResult } from '../spec/index.ts';
 import { ApprovalLedger } from './approvals.ts';
 import { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
@@ -24,10 +22,6 @@ export interface TrialInput {
   /** Reused across trials (it holds no trial state); made from the domain when absent. */
   registry?: Registry<unknown>;
   settings?: ModelSettings;
-  /** Precomputed cost of the surface payload (the runner caches it per surface). */
-  schemaCost?: SchemaCost;
-  /** canonicalJson of the tools a request on this surface carries (the runner caches it per surface; hashing it is most of a request hash). */
-  toolsJson?: string;
   signal?: AbortSignal;
   /** Clock for `started_at` (tests pin it). */
   now?: () => Date;
@@ -82,9 +76,6 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
     const messages: ModelMessage[] = initialMessages(task);
     const requests: RequestSummary[] = [];
     const turns: ModelTurn[] = [];
-    let toolsJson = input.toolsJson;
-    // canonicalJson of each message of the conversation, made once: the conversation only grows.
-    const messageJsons: string[] = [];
     let stopReason: TrialRecord['stop_reason'] = 'max_turns';
     let error: TrialRecord['error'] = null;
     if (setupError !== null) {
@@ -94,15 +85,13 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
 
     turnLoop: for (let turn = 0; error === null && turn < task.limits.max_turns; turn += 1) {
       const request = buildRequest({ model: provider.model, surface, messages, settings: input.settings });
-      // Hashed once here; replay gets the hash instead of hashing the request again.
-      toolsJson ??= canonicalJson(request.tools);
-      for (let index = messageJsons.length; index < request.messages.length; index += 1) messageJsons.push(canonicalJson(request.messages[index]));
-      const hash = requestHashWithTools(request, toolsJson, `[${messageJsons.join(',')}]`);
+      // Hashed once per request object (src/spec/request-hash.ts): replay and the recorder get the same hash back.
+      const hash = requestHash(request);
       requests.push({ turn, messages: request.messages.length, tools: request.tools.length, request_hash: hash });
       let answer: ModelTurn;
       try {
         // Normalised here (defaults, only known fields), as it enters both the conversation and the record.
-        answer = normalTurn(await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn }, requestHash: hash }));
+        answer = normalTurn(await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn } }));
       } catch (caught) {
         // Any provider failure is the provider's, never the model's: record it and stop.
         stopReason = 'errored';
@@ -136,7 +125,8 @@ export async function runTrial(input: TrialInput): Promise<TrialRecord> {
       }
     }
 
-    const cost = input.schemaCost ?? schemaCost(surface.payload);
+    // Counted once per surface payload (before a run's trials, in a worker: src/cost/schema-cost.ts).
+    const cost = schemaCost(surface.payload);
     const finalState: Record<string, Json> = {};
     if (setupError === null) for (const [name, view] of Object.entries(domain.views)) finalState[name] = view(state);
     // Built field by field in schema order, with every part already normalised

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ModelTurn } from './model.ts';
+import { shapeCheck } from './shape-check.ts';
 
 /** Cassette key: `trial` may be `"*"` in hand-written fixtures (matches any trial). */
 export const CassetteKey = z.strictObject({
@@ -28,3 +29,6 @@ export const CassetteLine = z.strictObject({
   response: ModelTurn,
 });
 export type CassetteLine = z.infer<typeof CassetteLine>;
+
+/** `CassetteLine.parse` would accept the value unchanged (a cassette's lines are checked at load; any other goes through the schema). */
+export const isCassetteLineShape = shapeCheck(CassetteLine);

@@ -1,4 +1,20 @@
 import { z } from 'zod';
+import { ProjectConfig } from './config.ts';
+import { RunSelection } from './selection.ts';
+
+/**
+ * `Manifest.config`: the project configuration the run used (after flags; no
+ * secrets), with what the run selected (`toolmark run`) or the runs it was
+ * merged from (`toolmark merge`). A field left out takes its
+ * `ProjectConfig` default when the manifest is read; keys it does not know
+ * are kept (loose), so a hand-made or older manifest still reads.
+ */
+export const ManifestConfig = z.looseObject({
+  ...ProjectConfig.shape,
+  selection: RunSelection.optional(),
+  merged_from: z.array(z.string()).optional(),
+});
+export type ManifestConfig = z.infer<typeof ManifestConfig>;
 
 /** `results/<run-id>/manifest.json`, written before the first trial (SPEC §3). */
 export const Manifest = z.object({
@@ -10,7 +26,7 @@ export const Manifest = z.object({
   toolmark_version: z.string(),
   node_version: z.string(),
   /** The effective configuration after flags (no secrets). */
-  config: z.record(z.string(), z.unknown()),
+  config: ManifestConfig,
   providers: z.array(z.object({ id: z.string(), provider: z.string(), model: z.string(), synthetic: z.boolean().default(false) })),
   surfaces: z.array(z.object({ domain: z.string(), id: z.string(), hash: z.string(), schema_tokens: z.number(), schema_bytes: z.number() })),
   tasks: z.array(z.object({ domain: z.string(), id: z.string(), kind: z.string(), split: z.string() })),

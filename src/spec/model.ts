@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { JsonSchema } from './json.ts';
+import { shapeCheck } from './shape-check.ts';
 
 /** One tool call as the model proposed it. `arguments` is the raw string (may be invalid JSON). */
 export const ToolCallProposal = z.object({
@@ -17,6 +18,8 @@ export const ToolDefinition = z.object({
   strict: z.boolean().default(false),
 });
 export type ToolDefinition = z.infer<typeof ToolDefinition>;
+/** `ToolDefinition.parse` would accept the value unchanged (every request the runner builds checks its payload). */
+export const isToolDefinitionShape = shapeCheck(ToolDefinition);
 
 export const ModelMessage = z.discriminatedUnion('role', [
   z.object({ role: z.literal('system'), content: z.string() }),
@@ -71,6 +74,8 @@ export const ModelTurn = z.object({
   warnings: z.array(z.string()).default([]),
 });
 export type ModelTurn = z.infer<typeof ModelTurn>;
+/** `ModelTurn.parse` would accept the value unchanged (every turn a provider returns is checked). */
+export const isModelTurnShape = shapeCheck(ModelTurn);
 
 /** Where a request sits in a run; replay looks cassette turns up by it. */
 export const TurnKey = z.object({
@@ -86,8 +91,6 @@ export interface ProposeOptions {
   signal?: AbortSignal;
   /** Position of this request in the run (used by replay and by recorders). */
   key?: TurnKey;
-  /** `requestHash(request)` when the caller already computed it (the runner does), so replay need not hash it again. */
-  requestHash?: string;
 }
 
 /** A provider adapter: one method (SPEC §6). Everything wire-specific stays inside it. */

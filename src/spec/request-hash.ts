@@ -8,23 +8,36 @@ export function sha256(value: unknown): string {
 }
 
 /**
- * The cassette `request_hash`: model, system, messages, tool choice and the
- * exact tools payload. Replay compares it to refuse stale cassettes.
+ * Canonical JSON of a part of a request, made once per object. A request's
+ * tools payload is most of its bytes and the same array on every turn of a
+ * surface; a trial's conversation only grows, each message an object that
+ * is never changed once sent. So the hash of a request reuses the text of
+ * the parts it shares with earlier requests. Keyed weakly by the objects
+ * themselves: nothing is kept once a trial and its surface are gone, and no
+ * caller has to pass precomputed text around. Requests are treated as
+ * immutable once built (the runner and every adapter copy, never edit).
  */
-export function requestHash(request: ModelRequest): string {
-  return requestHashWithTools(request, canonicalJson(request.tools));
+const partJson = new WeakMap<object, string>();
+
+function canonicalPart(value: unknown): string {
+  if (value === null || typeof value !== 'object') return canonicalJson(value);
+  let text = partJson.get(value);
+  if (text === undefined) partJson.set(value, (text = canonicalJson(value)));
+  return text;
 }
 
+/** The hash of each request object: the runner, pre-flight, replay and the recorder all ask for it, once hashed. */
+const requestHashes = new WeakMap<ModelRequest, string>();
+
 /**
- * `requestHash(request)`, given `toolsJson = canonicalJson(request.tools)`
- * and optionally `messagesJson = canonicalJson(request.messages)`. The tools
- * payload is most of a request and the same on every turn of a surface, so
- * the runner makes its canonical JSON once per surface instead of once per
- * turn; a trial's messages only grow, so it canonicalises each message once.
- * The text hashed is exactly canonicalJson of the fields requestHash covers
- * (keys sorted, undefined fields left out).
+ * The cassette `request_hash`: model, system, messages, tool choice and the
+ * exact tools payload. Replay compares it to refuse stale cassettes. The
+ * text hashed is exactly canonicalJson of those fields (keys sorted,
+ * undefined fields left out).
  */
-export function requestHashWithTools(request: ModelRequest, toolsJson: string, messagesJson?: string): string {
+export function requestHash(request: ModelRequest): string {
+  const known = requestHashes.get(request);
+  if (known !== undefined) return known;
   const fields: [string, unknown][] = [
     ['messages', request.messages],
     ['model', request.model],
@@ -35,10 +48,12 @@ export function requestHashWithTools(request: ModelRequest, toolsJson: string, m
   let text = '';
   for (const [key, value] of fields) {
     if (value === undefined) continue;
-    const json = key === 'tools' ? toolsJson : key === 'messages' && messagesJson !== undefined ? messagesJson : canonicalJson(value);
+    const json = key === 'tools' ? canonicalPart(value) : key === 'messages' ? `[${request.messages.map(canonicalPart).join(',')}]` : canonicalJson(value);
     text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${json}`;
   }
-  return sha256(`${text === '' ? '{' : text}}`);
+  const hash = sha256(`${text === '' ? '{' : text}}`);
+  requestHashes.set(request, hash);
+  return hash;
 }
 
 /** Hashes of the two halves of a request, to tell a changed surface from a changed task. */

@@ -4,6 +4,7 @@ import { ModelTurn, ToolCallProposal, Usage } from './model.ts';
 import { TaskKind, Split } from './task.ts';
 import { SideEffect } from './tool-call.ts';
 import { ToolError } from './tool-error.ts';
+import { shapeCheck } from './shape-check.ts';
 
 /** How a proposal was routed: to a registry tool and (when known) an action. */
 export const Routing = z.discriminatedUnion('kind', [
@@ -91,3 +92,6 @@ export const TrialRecord = z.object({
   success: z.boolean().nullable().default(null),
 });
 export type TrialRecord = z.infer<typeof TrialRecord>;
+
+/** `TrialRecord.parse` would accept the value unchanged (fast path of every reader and of the runner; else run the schema). */
+export const isTrialRecordShape = shapeCheck(TrialRecord);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { fail, type ToolSpec } from 'toolmark';
-import { appendFollowup, decodeCursor, encodeCursor, ticketView, type TicketState, type TicketStatus } from './backend.ts';
+import { defineToolFor, fail, type ToolSpec } from 'toolmark';
+import { appendFollowup, decodeCursor, encodeCursor, ticketView, type TicketState } from './backend.ts';
 import { toolError } from './errors.ts';
 
 /**
@@ -19,24 +19,27 @@ const Status = z.enum(['open', 'waiting']);
 
 const TicketOutput = z.strictObject({ id: z.string(), status: Status, subject: z.string(), followups: z.array(z.string()) });
 const PAGE_LIMIT = 5;
+
+/** Tools on the ticket backend, typed from their zod schemas. */
+const defineTool = defineToolFor<TicketState>();
 const SLOW_DEFAULT_LATENCY_MS = 50;
 
 function notFound(ticketId: string) {
   return fail(toolError('ticket_not_found', `Ticket ${ticketId} does not exist. Use ticket.list to see existing tickets.`, { ticket_id: ticketId }));
 }
 
-export const getTicket: ToolSpec<TicketState> = {
+export const getTicket = defineTool({
   name: 'ticket.get',
   description: 'Read one support ticket by ID: status, subject and follow-ups. Read-only; never changes the ticket.',
   input: z.strictObject({ ticket_id: TicketId }),
   output: TicketOutput,
-  handler(input: { ticket_id: string }, { state }) {
+  handler(input, { state }) {
     const ticket = state.tickets.get(input.ticket_id);
     return ticket ? ticketView(ticket) : notFound(input.ticket_id);
   },
-};
+});
 
-export const listTickets: ToolSpec<TicketState> = {
+export const listTickets = defineTool({
   name: 'ticket.list',
   description:
     'List support tickets one bounded page at a time (at most 5 per call), optionally only those with a given status. ' +
@@ -50,7 +53,7 @@ export const listTickets: ToolSpec<TicketState> = {
     tickets: z.array(z.strictObject({ id: z.string(), status: Status, subject: z.string() })).max(PAGE_LIMIT),
     next_cursor: z.string().nullable(),
   }),
-  handler(input: { status?: TicketStatus; limit: number; cursor?: string }, { state }) {
+  handler(input, { state }) {
     const matching = [...state.tickets.values()].filter((ticket) => input.status === undefined || ticket.status === input.status);
     const status = input.status ?? null;
     let start = 0;
@@ -73,23 +76,23 @@ export const listTickets: ToolSpec<TicketState> = {
       next_cursor: next < matching.length ? encodeCursor(next, status) : null,
     };
   },
-};
+});
 
-export const previewFollowup: ToolSpec<TicketState> = {
+export const previewFollowup = defineTool({
   name: 'ticket.preview_followup',
   description:
     'Preview the exact follow-up note that would be added to a ticket, so the user can review it. ' +
     'Performs no write. To actually add it, call ticket.record_followup with the same ticket_id and note once the user approves.',
   input: z.strictObject({ ticket_id: TicketId, note: Note }),
   output: z.strictObject({ ticket_id: z.string(), would_append: z.string(), followup_count_after: z.number().int(), side_effects: z.literal(0) }),
-  handler(input: { ticket_id: string; note: string }, { state }) {
+  handler(input, { state }) {
     const ticket = state.tickets.get(input.ticket_id);
     if (!ticket) return notFound(input.ticket_id);
     return { ticket_id: ticket.id, would_append: input.note, followup_count_after: ticket.followups.length + 1, side_effects: 0 as const };
   },
-};
+});
 
-export const recordFollowup: ToolSpec<TicketState> = {
+export const recordFollowup = defineTool({
   name: 'ticket.record_followup',
   description:
     'Add one follow-up note to a support ticket. This writes: it needs the ticket:write permission and the user\'s approval of this exact ' +
@@ -104,7 +107,7 @@ export const recordFollowup: ToolSpec<TicketState> = {
       .describe('A unique ID you choose for this one intended write (at least 6 characters). Reuse it only to retry the very same write.'),
   }),
   output: z.strictObject({ receipt_id: z.string(), ticket_id: z.string(), status: z.literal('recorded'), followup_count: z.number().int() }),
-  handler(input: { ticket_id: string; note: string; action_id: string }, { state, signal, recordEffect }) {
+  handler(input, { state, signal, recordEffect }) {
     const ticket = state.tickets.get(input.ticket_id);
     if (!ticket) return notFound(input.ticket_id);
     // Check, write and log in one synchronous stretch: nothing lands after a timeout.
@@ -113,9 +116,9 @@ export const recordFollowup: ToolSpec<TicketState> = {
     recordEffect({ action: 'ticket.record_followup', effect: 'write', target: ticket.id, change_id: input.action_id });
     return { receipt_id: `receipt-${input.action_id}`, ticket_id: ticket.id, status: 'recorded' as const, followup_count: ticket.followups.length };
   },
-};
+});
 
-export const lookupSlow: ToolSpec<TicketState> = {
+export const lookupSlow = defineTool({
   name: 'ticket.lookup_slow',
   description:
     'Read one ticket through the slow backup dependency. Same answer as ticket.get but slower; use only when asked to use the backup lookup. ' +
@@ -126,11 +129,11 @@ export const lookupSlow: ToolSpec<TicketState> = {
   }),
   output: TicketOutput,
   runtime: { retry: { transient: true, max_attempts: 3 }, timeout_ms: 500 },
-  async handler(input: { ticket_id: string; simulated_latency_ms?: number }, { state, sleep }) {
+  async handler(input, { state, sleep }) {
     await sleep(input.simulated_latency_ms ?? SLOW_DEFAULT_LATENCY_MS);
     const ticket = state.tickets.get(input.ticket_id);
     return ticket ? ticketView(ticket) : notFound(input.ticket_id);
   },
-};
+});
 
 export const narrowTools: ToolSpec<TicketState>[] = [getTicket, listTickets, previewFollowup, recordFollowup, lookupSlow];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fail, toolError, type ToolSpec } from 'toolmark';
+import { defineToolFor, fail, toolError } from 'toolmark';
 import { appendFollowup, ticketView, type TicketState } from './backend.ts';
 
 /**
@@ -18,7 +18,7 @@ function generic(message = 'tool failed') {
   return fail(toolError('tool_failed', message));
 }
 
-export const ticketOperation: ToolSpec<TicketState> = {
+export const ticketOperation = defineToolFor<TicketState>()({
   name: 'ticket.operation',
   description: 'Read or change support tickets and run ticket queries. operation: get, list, preview, record or slow; payload: its arguments.',
   input: z.object({
@@ -28,7 +28,7 @@ export const ticketOperation: ToolSpec<TicketState> = {
   output: z.unknown(),
   // No action of its own, so the tool states its whole contract: none.
   runtime: { permission: null, effect: 'write', approval: 'never', idempotency_key: null },
-  async handler(input: { operation: string; payload?: Record<string, unknown> }, { state, signal, sleep, recordEffect }) {
+  async handler(input, { state, signal, sleep, recordEffect }) {
     const payload = input.payload ?? {};
     const ticket = state.tickets.get(String(payload.ticket_id));
     switch (input.operation) {
@@ -60,4 +60,4 @@ export const ticketOperation: ToolSpec<TicketState> = {
         return generic();
     }
   },
-};
+});

@@ -121,7 +121,7 @@ describe('compare two runs', () => {
   it('through the CLI: an unknown run is bad input (exit 2, no stack trace)', () => {
     const result = cli(['compare', 'run-a', 'run-zz', '--root', root]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/no run "run-zz"/);
+    expect(result.stderr).toMatch(/no run folder "run-zz"/);
     expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 });

@@ -57,7 +57,7 @@ describe('toolmark gate (exit codes through the CLI)', () => {
   it('bad input exits 2: unknown baseline, or nothing held-out to pair', () => {
     const missing = gate(root, 'same', '--baseline', 'nope');
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/no run "nope"/);
+    expect(missing.stderr).toMatch(/no run folder "nope"/);
     const noHeldout = gate(root, 'train-only', '--baseline', 'base');
     expect(noHeldout.code).toBe(2);
     expect(noHeldout.stderr).toMatch(/no paired held-out trials/);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isCassetteLineShape } from '../../providers/replay/line-shape.ts';
+import { isCassetteLineShape } from '../../src/spec/index.ts';
 import { CassetteLine } from '../../src/spec/index.ts';
 
 // readCassetteFile trusts the cheap check instead of the zod schema for the

@@ -20,7 +20,8 @@ import { createCassetteWriter, recordingProvider } from '../../providers/recordi
 import { ScriptedProvider, callTurn, textTurn } from '../../providers/scripted.ts';
 import type { ScriptFunction } from '../../providers/scripted.ts';
 import { loadProject } from '../../src/load/index.ts';
-import { RUN_FILES, executeRun, planTrials } from '../../src/solve/index.ts';
+import { executeRun, planTrials } from '../../src/solve/index.ts';
+import { RUN_FILES } from '../../src/run-folder/index.ts';
 import { TrialRecord } from '../../src/spec/index.ts';
 import { startFakeServer, type FakeServer } from '../providers/fake-server.ts';
 import { REPO_ROOT, completeLines, runCli } from '../helpers/cli.ts';

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN_FILES } from '../../src/solve/index.ts';
+import { RUN_FILES } from '../../src/run-folder/index.ts';
 import { Summary, TrialRecord } from '../../src/spec/index.ts';
 import { SENTINEL_KEY, startFakeServer, type FakeReply, type FakeServer } from '../providers/fake-server.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';

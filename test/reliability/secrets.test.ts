@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN_FILES } from '../../src/solve/index.ts';
+import { RUN_FILES } from '../../src/run-folder/index.ts';
 import { TrialRecord } from '../../src/spec/index.ts';
 import { SENTINEL_KEY, startFakeServer, type FakeReply, type FakeServer, type RecordedRequest } from '../providers/fake-server.ts';
 import { listFiles, runCli, type CliResult } from '../helpers/cli.ts';

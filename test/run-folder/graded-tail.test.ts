@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RUN_FILES, gradedText, parseTrialLine, parseUngradedTrialLine, readTrialLines, replaceTrials } from '../../src/run-folder/index.ts';
+import { RUN_FILES, gradedText, parseTrialLine, parseUngradedTrialLine, readTrialLines, replaceTrials, trialLine } from '../../src/run-folder/index.ts';
 import { ConfigError, type TrialRecord } from '../../src/spec/index.ts';
 import { fixtureTrials } from '../report/fixture-run.ts';
 
@@ -17,6 +17,19 @@ function runnerOrder(record: TrialRecord): TrialRecord {
 const graded = fixtureTrials({ trials: 1 }).filter((record) => record.verdicts.length > 0);
 const sample = runnerOrder({ ...graded[0]!, started_at: '2026-11-30T00:00:00.000Z' });
 const ungradedOf = (record: TrialRecord) => ({ ...record, verdicts: [], success: null });
+
+describe('trialLine', () => {
+  it('writes the grade as the last two keys whatever order the record was built in, so a re-score can cut it', () => {
+    const { verdicts, success, ...evidence } = sample;
+    for (const record of [sample, { verdicts, success, ...evidence } as TrialRecord, { ...evidence, success, verdicts } as TrialRecord]) {
+      const text = trialLine(record);
+      expect(JSON.parse(text)).toEqual(sample);
+      expect(text.endsWith(`,${gradedText(sample)}}`)).toBe(true);
+      expect(parseUngradedTrialLine(text, FILE, 1)!.head).not.toBeNull();
+    }
+    expect(trialLine(sample)).toBe(JSON.stringify(sample));
+  });
+});
 
 describe('parseUngradedTrialLine', () => {
   it('parses only the evidence of a line in the runner\'s key order, and splits it so head + grade is the line', () => {

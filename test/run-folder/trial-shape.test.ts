@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isTrialRecordShape } from '../../src/run-folder/index.ts';
+import { isTrialRecordShape } from '../../src/spec/index.ts';
 import { TrialRecord } from '../../src/spec/index.ts';
 import { fixtureTrials } from '../report/fixture-run.ts';
 
 // The reader trusts the cheap structural check instead of the zod schema
-// (src/run-folder/trial-shape.ts). That is only sound if the check never
+// (`isTrialRecordShape`, derived from the schema by src/spec/shape-check.ts). That is only sound if the check never
 // accepts what zod would reject or change, so both are run here on valid
 // records and on every single-field mutation of them.
 

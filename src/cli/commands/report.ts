@@ -6,32 +6,9 @@ interface ReportFlags {
   rescore?: boolean;
 }
 
-/**
- * Finds the run folder: RUN as a path, else RUN as a run id under the
- * configured results folder. A miss is a ConfigError naming the nearest run.
- */
-async function resolveRunDir(run: string, root: string, out: string): Promise<string> {
-  const { stat, readdir } = await import('node:fs/promises');
-  const { resolve, join } = await import('node:path');
-  const { ConfigError } = await import('../../spec/index.ts');
-  const { closest } = await import('../../load/suggest.ts');
-  const isDir = async (path: string) => (await stat(path).catch(() => null))?.isDirectory() ?? false;
-  const direct = resolve(run);
-  if (await isDir(direct)) return direct;
-  const resultsDir = resolve(root, out);
-  const byId = join(resultsDir, run);
-  if (await isDir(byId)) return byId;
-  const runs = await readdir(resultsDir, { withFileTypes: true }).then((entries) => entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name)).catch(() => []);
-  throw new ConfigError({
-    file: '(command line)', field: 'RUN', message: `no run folder "${run}"`,
-    expected: `a run folder path, or a run id under ${resultsDir}${runs.length ? ` (${runs.slice(0, 8).join(', ')}${runs.length > 8 ? ', …' : ''})` : ''}`,
-    suggestion: closest(run, runs),
-  });
-}
-
 async function reportAction(run: string, flags: ReportFlags): Promise<void> {
-  (await import('../heap-policy.ts')).limitHeapGrowth();
   const { ConfigError, GateConfig } = await import('../../spec/index.ts');
+  const { locateRun } = await import('../../run-folder/index.ts');
   const { loadConfig } = await import('../../load/config.ts');
   const { renderRunReports } = await import('../../report/index.ts');
   const { stat } = await import('node:fs/promises');
@@ -47,7 +24,7 @@ async function reportAction(run: string, flags: ReportFlags): Promise<void> {
   const { config } = await loadConfig(resolve(flags.root), issues);
   if (issues.length > 0) throw new ConfigError(issues);
   const gate = config.gate ?? GateConfig.parse({});
-  const runDir = await resolveRunDir(run, flags.root, config.run.out);
+  const runDir = locateRun(run, resolve(flags.root, config.run.out), 'RUN');
   const written: string[] = flags.rescore
     ? await rescore(runDir, resolve(flags.root), sampleLimit)
     : Object.values(await renderRunReports(runDir, { gate, sampleLimit }));
@@ -66,9 +43,10 @@ async function reportAction(run: string, flags: ReportFlags): Promise<void> {
 async function rescore(runDir: string, root: string, sampleLimit: number): Promise<string[]> {
   const { runFile } = await import('../../run-folder/index.ts');
   const { REPORT_FILES } = await import('../../report/index.ts');
-  const { loadProjectForRun, rescoreRun } = await import('../rescore-run.ts');
+  const { rescoreRun } = await import('../../run/index.ts');
+  const { releaseMemory } = await import('../heap-policy.ts');
   const { join } = await import('node:path');
-  const result = await rescoreRun(runDir, await loadProjectForRun(root, runDir), { sampleLimit });
+  const result = await rescoreRun({ runDir, root, sampleLimit, events: { betweenPhases: releaseMemory } });
   const trials = result.trials.toLocaleString('en-US');
   process.stdout.write(`re-scored ${trials} trials against the tasks in ${root}: ${result.changed.toLocaleString('en-US')} with changed verdicts${result.changed > 0 ? ' (trials.jsonl rewritten)' : ''}\n`);
   const flips = [...result.flips.entries()].sort(([left], [right]) => left.localeCompare(right));

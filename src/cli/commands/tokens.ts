@@ -34,7 +34,7 @@ async function tokensAction(flags: TokensFlags): Promise<void> {
   const { loadProject } = await import('../../load/index.ts');
   const { schemaCost } = await import('../../cost/schema-cost.ts');
   const { ConfigError } = await import('../../spec/index.ts');
-  const { closest } = await import('../../load/suggest.ts');
+  const { closest } = await import('../../spec/suggest.ts');
   const { formatTable } = await import('./validate.ts');
 
   const project = await loadProject(flags.root, { domains: flags.domain });

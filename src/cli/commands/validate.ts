@@ -102,7 +102,7 @@ async function validateAction(flags: ValidateFlags, setExitCode: (code: number) 
   }
 
   if (flags.printSurface !== undefined) {
-    const { closest } = await import('../../load/suggest.ts');
+    const { closest } = await import('../../spec/suggest.ts');
     const matches = project.domains.flatMap((domain) => domain.surfaces).filter((surface) => surface.id === flags.printSurface);
     if (matches.length !== 1) {
       const all = project.domains.flatMap((domain) => domain.surfaces.map((surface) => surface.id));

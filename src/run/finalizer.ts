@@ -1,8 +1,8 @@
 import { createAggregator, type Aggregator } from '../aggregate/index.ts';
 import { createRunCollector, writeReports, type RunCollector } from '../report/index.ts';
 import { readManifest, readSummary, writeSummary } from '../run-folder/index.ts';
-import { releaseMemory } from './heap-policy.ts';
 import type { ProjectConfig, Summary, TrialRecord } from '../spec/index.ts';
+import type { RunEvents } from './events.ts';
 
 /**
  * The end of a run (and of `toolmark merge`): `summary.json`, then the
@@ -27,7 +27,18 @@ export interface RunFinalizer {
   writeReports(runDir: string): Promise<void>;
 }
 
-export function createRunFinalizer(options: { runId: string; config: ProjectConfig; synthetic: boolean; sampleLimit?: number }): RunFinalizer {
+export interface RunFinalizerOptions {
+  runId: string;
+  config: ProjectConfig;
+  synthetic: boolean;
+  /** Most trials embedded in the HTML trial browser (default: the report's). */
+  sampleLimit?: number;
+  /** Its `betweenPhases` is awaited once the reducers are let go, before the reports render. */
+  events?: RunEvents;
+}
+
+/** The streaming end of a run: feed it every trial, then write the summary and the reports. */
+export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
   // Each reducer is let go as soon as its result is made: the aggregator's
   // reservoirs and the collector's per-trial tallies are garbage while the
   // reports render (a 100,000-trial run's peak memory is in that step).
@@ -48,9 +59,9 @@ export function createRunFinalizer(options: { runId: string; config: ProjectConf
       // The reports see the run folder's documents as written (as `toolmark report` would read them).
       const data = collector!.finish({ runDir, manifest: readManifest(runDir), summary: readSummary(runDir) });
       collector = null;
-      // What the trials left is garbage now; hand it back before the chart
-      // renderer starts (a 100,000-trial run's peak memory was this step).
-      await releaseMemory();
+      // What the trials left is garbage now; the CLI hands it back before the
+      // chart renderer starts (a 100,000-trial run's peak memory was this step).
+      await options.events?.betweenPhases?.();
       await writeReports(data, options.config.gate);
     },
   };

@@ -1,9 +1,24 @@
 import { loadProject, type Project } from '../load/index.ts';
-import { assertRunFolder, gradedText, parseUngradedTrialLine, readManifest, readTrialLines, replaceTrials, runFile, writeManifest, type UngradedTrial } from '../run-folder/index.ts';
+import { assertRunFolder, gradedText, trialLine, parseUngradedTrialLine, readManifest, readTrialLines, replaceTrials, runFile, writeManifest, type UngradedTrial } from '../run-folder/index.ts';
 import { scoreTrial } from '../score/index.ts';
-import { ConfigError, type ActionSpec, type ConfigIssue, type Task, type TrialRecord } from '../spec/index.ts';
-import { toolmarkVersion } from './cli-helpers.ts';
-import { createRunFinalizer } from './finalize-run.ts';
+import { ConfigError, type ActionSpec, type ConfigIssue, type Summary, type Task, type TrialRecord } from '../spec/index.ts';
+import type { RunEvents } from './events.ts';
+import { createRunFinalizer } from './finalizer.ts';
+import { toolmarkVersion } from './version.ts';
+
+/** `rescoreRun`: which run, against which project. */
+export interface RescoreRunOptions {
+  /** The run folder. */
+  runDir: string;
+  /** The project root whose tasks grade the run (only the run's domains are loaded). */
+  root: string;
+  /** The project already loaded (`loadProjectForRun`), e.g. to time loading apart; loaded from `root` when absent. */
+  project?: Project;
+  /** Most trials embedded in the HTML trial browser. */
+  sampleLimit?: number;
+  /** `onPhase('reports')` once summary.json is written; `betweenPhases` before the reports render. */
+  events?: RunEvents;
+}
 
 /** What a re-score found. */
 export interface RescoreResult {
@@ -12,6 +27,8 @@ export interface RescoreResult {
   changed: number;
   /** Per task (`domain/task`) with a changed outcome: trials that now pass, and that now fail. */
   flips: Map<string, { nowPass: number; nowFail: number }>;
+  /** The rebuilt summary.json. */
+  summary: Summary;
 }
 
 interface Grading {
@@ -43,8 +60,10 @@ export function loadProjectForRun(root: string, runDir: string): Promise<Project
  * see src/run-folder/graded-tail.ts); a second pass, only when verdicts
  * changed, copies the file with the changed lines' grades replaced.
  */
-export async function rescoreRun(runDir: string, project: Project, options: { sampleLimit?: number } = {}): Promise<RescoreResult> {
+export async function rescoreRun(options: RescoreRunOptions): Promise<RescoreResult> {
+  const { runDir } = options;
   assertRunFolder(runDir);
+  const project = options.project ?? await loadProjectForRun(options.root, runDir);
   const manifest = readManifest(runDir);
   const gradings = tasksToGrade(project, manifest.tasks, runFile(runDir, 'manifest'));
   const file = runFile(runDir, 'trials');
@@ -61,6 +80,7 @@ export async function rescoreRun(runDir: string, project: Project, options: { sa
     config: project.config,
     synthetic: manifest.providers.some((provider) => provider.synthetic),
     sampleLimit: options.sampleLimit,
+    events: options.events,
   });
   const changedLines = new Set<number>();
   const flips = new Map<string, { nowPass: number; nowFail: number }>();
@@ -88,13 +108,14 @@ export async function rescoreRun(runDir: string, project: Project, options: { sa
     await replaceTrials(runDir, rewrittenLines(runDir, changedLines, gradingOf));
   }
   // Grades, then the summary, then the manifest saying so; the reports last, showing that manifest.
-  finalizer.writeSummary(runDir);
+  const summary = finalizer.writeSummary(runDir);
+  await options.events?.onPhase?.('reports');
   writeManifest(runDir, {
     ...manifest,
     rescored: { at: new Date().toISOString(), toolmark_version: toolmarkVersion(), trials, changed: changedLines.size },
   });
   await finalizer.writeReports(runDir);
-  return { trials, changed: changedLines.size, flips };
+  return { trials, changed: changedLines.size, flips, summary };
 }
 
 /** The tasks of the run, looked up in today's project; a ConfigError listing every one that is gone or changed kind/split. */
@@ -150,6 +171,6 @@ async function* rewrittenLines(runDir: string, changed: ReadonlySet<number>, gra
     const { task, actions } = gradingOf(ungraded.record, line);
     const rescored = scoreTrial(ungraded.record, task, actions);
     // The fast path keeps the line's own bytes for the evidence; an older line is written anew.
-    yield ungraded.head !== null ? `${ungraded.head},${gradedText(rescored)}}` : JSON.stringify(rescored);
+    yield ungraded.head !== null ? `${ungraded.head},${gradedText(rescored)}}` : trialLine(rescored);
   }
 }

@@ -1,0 +1,43 @@
+import type { LiveStates } from '../registry/index.ts';
+import type { TrialRecord } from '../spec/index.ts';
+
+/**
+ * The phases of a run, in order. `trials` begins once the manifest is
+ * written; `summary` once the last trial is in `trials.jsonl`; `reports`
+ * once `summary.json` is written.
+ */
+export type RunPhase = 'trials' | 'summary' | 'reports';
+
+/**
+ * What a run tells its caller as it goes, all optional. The library prints
+ * nothing: the CLI draws its progress bar from these, the bench times the
+ * phases with them.
+ */
+export interface RunEvents {
+  /** The plan is known: trials planned, already done (a resumed run), and to run now. */
+  onStart?(info: { total: number; skipped: number; todo: number }): void;
+  /** A trial was run and appended to `trials.jsonl` (graded). */
+  onTrial?(record: TrialRecord): void;
+  /** A phase begins (awaited, so a caller may time it or act between phases). */
+  onPhase?(phase: RunPhase): void | Promise<void>;
+  /**
+   * Awaited where most of what the previous phase made has just become
+   * garbage: after start-up (before the first trial) and after the trials'
+   * reducers are done (before the reports render). The CLI hands memory
+   * back to the system here (src/cli/heap-policy.ts); a library caller
+   * leaves it out. It is a hook, not a policy, so the library never
+   * changes the process's heap settings.
+   */
+  betweenPhases?(): Promise<void>;
+}
+
+/** Stopping a run from outside (the CLI wires Ctrl-C to these). */
+export interface RunControl {
+  /** Aborted = schedule no more trials; trials in flight finish and are written. */
+  stop?: AbortSignal;
+  /** Passed to providers: aborting it cancels model calls in flight. */
+  signal?: AbortSignal;
+  /** Domain states of the trials in flight: a caller quitting at once calls `live.drain()` to tear them down. */
+  live?: LiveStates;
+  events?: RunEvents;
+}

@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { createProviders, parseProviderSpec } from '../../providers/index.ts';
+import { createCassetteWriter, recordingProvider } from '../../providers/recording.ts';
+import type { ProjectConfig, Provider, RunSelection } from '../spec/index.ts';
+import { checkWritable } from './writable.ts';
+
+/** A provider of the run, with what the manifest and the tool-time choice need to know of it. */
+export interface RunProvider {
+  /** The spec it came from, as given (`replay`, `openai:gpt-4.1-mini`, a preset). */
+  spec: string;
+  provider: Provider;
+  /** Its answers are synthetic fixtures, not a model's (the reports say so). */
+  synthetic: boolean;
+  /** Replay or scripted: no live model behind it. */
+  offline: boolean;
+}
+
+/** Parse and create every provider of a selection (keys checked, nothing called), wrapped for recording when `record` is a cassette path. */
+export async function createRunProviders(selection: RunSelection, options: { config: ProjectConfig; root: string; env: NodeJS.ProcessEnv; record?: string; allowStale: boolean }): Promise<RunProvider[]> {
+  if (options.record) checkWritable('--record', path.resolve(options.record), 'file');
+  const writer = options.record ? createCassetteWriter(path.resolve(options.record)) : null;
+  const providers: RunProvider[] = [];
+  for (const text of selection.providers) {
+    const spec = parseProviderSpec(text, options.config.providers);
+    for (const provider of await createProviders(spec, { config: options.config, env: options.env, root: options.root, allowStale: options.allowStale })) {
+      const synthetic = (provider as { synthetic?: boolean }).synthetic === true;
+      providers.push({ spec: text, provider: writer ? recordingProvider(provider, writer) : provider, synthetic, offline: spec.kind === 'replay' || spec.kind === 'scripted' });
+    }
+  }
+  return providers;
+}
+
+/**
+ * `auto` tool time: simulated when no provider talks to a live model and no
+ * cassette is recorded (a replay has nothing to wait for), else real.
+ */
+export function resolveToolTime(asked: RunSelection['tool_time'], providers: readonly RunProvider[], recording: boolean): 'real' | 'simulated' {
+  if (asked === 'real' || asked === 'simulated') return asked;
+  return !recording && providers.every((entry) => entry.offline) ? 'simulated' : 'real';
+}

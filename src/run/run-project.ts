@@ -1,0 +1,221 @@
+import { mkdirSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import type { SchemaCost } from '../cost/schema-cost.ts';
+import { loadConfig } from '../load/config.ts';
+import { loadProject, type LoadedDomain, type Project } from '../load/index.ts';
+import { checkRunId, createRunId, locateRun, readManifest, runFile, writeManifest } from '../run-folder/index.ts';
+import { scoreTrial } from '../score/index.ts';
+import { executeRun, parseShard, planSchemaCosts, planTrials, preflight, type RunOutcome } from '../solve/index.ts';
+import { ConfigError, RunSelection, type Manifest, type ProjectConfig, type Summary } from '../spec/index.ts';
+import type { RunControl } from './events.ts';
+import { createRunFinalizer } from './finalizer.ts';
+import { describePlan, gitCommit } from './manifest.ts';
+import { createRunProviders, resolveToolTime } from './providers.ts';
+import { toolmarkVersion } from './version.ts';
+import { checkWritable } from './writable.ts';
+
+/** What every run needs besides its selection. */
+interface RunBase extends RunControl {
+  /** The project root (toolmark.config.yaml, suites/, heldout/). */
+  root: string;
+  /** Trials run at once; default from the config. */
+  concurrency?: number;
+  /** Write every model turn to this cassette (a path relative to the current folder). */
+  record?: string;
+  /** Environment the providers read their keys from; default process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** `runProject`: a new run of the project at `root`. */
+export interface RunProjectOptions extends RunBase {
+  /** What to run; each field left out takes the config's default (`run:` in toolmark.config.yaml), or all. */
+  selection?: Partial<RunSelection>;
+  /** Results folder, relative to `root`; default from the config (`results`). */
+  out?: string;
+  /** Run id (one folder name); default a timestamp plus a random suffix. */
+  runId?: string;
+}
+
+/** `resumeRun`: continue an interrupted run with the selection its manifest stored. */
+export interface ResumeRunOptions extends RunBase {
+  /** The run: a folder path, or a run id under the results folder. */
+  run: string;
+  /** Results folder a run id is looked up in, relative to `root`; default from the config. */
+  out?: string;
+  /** Replay stale cassettes, on top of what the run was started with. */
+  allowStale?: boolean;
+}
+
+/** What a run (new or resumed) did. */
+export interface RunResult {
+  runDir: string;
+  runId: string;
+  /** As written at the end (finished_at set unless interrupted). */
+  manifest: Manifest;
+  /** summary.json of every trial in the folder (all of them, unless interrupted). */
+  summary: Summary;
+  outcome: RunOutcome;
+}
+
+/**
+ * Run providers × surfaces × tasks × trials of a project, streamed to
+ * `<out>/<run-id>/` (SPEC §3), then its summary and reports — what
+ * `toolmark run` does, without the flags and the printing. Every problem
+ * of the input is a ConfigError thrown before anything is written or any
+ * model is called.
+ */
+export async function runProject(options: RunProjectOptions): Promise<RunResult> {
+  const root = path.resolve(options.root);
+  const asked = options.selection ?? {};
+  const project = await loadProject(root, asked.domains?.length ? { domains: [...asked.domains] } : {});
+  const selection = selectionOf(asked, project.config);
+  const resultsDir = path.resolve(root, options.out ?? project.config.run.out);
+  const runDir = path.join(resultsDir, options.runId === undefined ? createRunId() : checkRunId(options.runId));
+  if (existsSync(runDir)) throw new ConfigError({ file: runDir, message: 'a run with this id already exists', expected: 'a new --run-id, or --resume to continue it' });
+  checkWritable('--out', path.dirname(runDir), 'folder');
+  return executeProject({ ...options, root, project, selection, runDir, resumed: null, allowStale: selection.allow_stale });
+}
+
+/**
+ * Continue a run that was interrupted (or crashed): the plan is the one its
+ * manifest stored, trials already in `trials.jsonl` are skipped, a torn
+ * last line is dropped. Refused (ConfigError) when the run has no stored
+ * selection or a surface changed since it started.
+ */
+export async function resumeRun(options: ResumeRunOptions): Promise<RunResult> {
+  const root = path.resolve(options.root);
+  const issues: import('../spec/index.ts').ConfigIssue[] = [];
+  const { config } = await loadConfig(root, issues);
+  if (issues.length > 0) throw new ConfigError(issues);
+  const runDir = locateRun(options.run, path.resolve(root, options.out ?? config.run.out), '--resume');
+  const resumed = readManifest(runDir);
+  const selection = resumed.config.selection;
+  if (!selection) throw new ConfigError({ file: runFile(runDir, 'manifest'), field: 'config.selection', message: 'this run has no stored selection, so it cannot be resumed' });
+  // A resumed run loads the domains it was started with.
+  const project = await loadProject(root, selection.domains.length ? { domains: selection.domains } : {});
+  return executeProject({ ...options, root, project, selection: { ...selection }, runDir, resumed, allowStale: selection.allow_stale || (options.allowStale ?? false) });
+}
+
+/** A new run's selection: what was asked, the config's defaults for the rest (checked like a stored one). */
+function selectionOf(asked: Partial<RunSelection>, config: ProjectConfig): RunSelection {
+  const parsed = RunSelection.safeParse({
+    providers: asked.providers?.length ? asked.providers : config.run.providers,
+    surfaces: asked.surfaces ?? [],
+    split: asked.split ?? config.run.split,
+    trials: asked.trials ?? config.run.trials,
+    domains: asked.domains ?? [],
+    task: asked.task ?? null,
+    shard: asked.shard ?? null,
+    allow_stale: asked.allow_stale ?? false,
+    tool_time: asked.tool_time ?? config.run.tool_time,
+  });
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => ({ file: '(run selection)', field: issue.path.map(String).join('.'), message: issue.message, expected: 'a run selection (src/spec/selection.ts)' })));
+  }
+  if (parsed.data.shard) parseShard(parsed.data.shard);
+  return parsed.data;
+}
+
+interface Prepared extends RunBase {
+  project: Project;
+  selection: RunSelection;
+  runDir: string;
+  resumed: Manifest | null;
+  allowStale: boolean;
+}
+
+/** Steps 1–4 of a run: pre-flight, manifest, trials, summary and reports. */
+async function executeProject(prepared: Prepared): Promise<RunResult> {
+  const events = prepared.events ?? {};
+  // Start-up and trials in their own scope: the project, the providers (a
+  // replay provider holds its cassettes) and the plan are garbage once the
+  // trials are done, before the summary and the reports are made.
+  const { runId, manifest, outcome, finalizer, interrupted } = await startAndRunTrials(prepared);
+  await events.onPhase?.('summary');
+  // The run is finished once its summary is written: the reports then show
+  // the same manifest `toolmark report` reads later, so re-rendering gives the same bytes.
+  const summary = finalizer.writeSummary(prepared.runDir);
+  await events.onPhase?.('reports');
+  const finished: Manifest = interrupted ? manifest : { ...manifest, finished_at: new Date().toISOString() };
+  if (!interrupted) writeManifest(prepared.runDir, finished);
+  await finalizer.writeReports(prepared.runDir);
+  return { runDir: prepared.runDir, runId, manifest: finished, summary, outcome };
+}
+
+async function startAndRunTrials(prepared: Prepared) {
+  const { project, selection, runDir, resumed, root } = prepared;
+  const { config } = project;
+  const events = prepared.events ?? {};
+  const costs = await countSelectedSurfaces(project.domains, selection);
+  const providers = await createRunProviders(selection, { config, root, env: prepared.env ?? process.env, record: prepared.record, allowStale: prepared.allowStale });
+  const synthetic = providers.some((entry) => entry.synthetic);
+  // Stored resolved in the manifest's selection: a resume runs on the same kind of time.
+  const toolTime = (selection.tool_time = resolveToolTime(selection.tool_time, providers, prepared.record !== undefined));
+  const settings = { temperature: config.run.temperature, max_tokens: config.run.max_tokens };
+  const plan = planTrials(project.domains, providers.map((entry) => entry.provider), selection);
+  // Replay checks every trial's first turn now: a stale or incomplete cassette stops here.
+  preflight(plan, { settings });
+  const described = describePlan(plan, costs);
+  if (resumed) {
+    const changed = resumed.surfaces.filter((old) => described.surfaces.some((now) => now.domain === old.domain && now.id === old.id && now.hash !== old.hash));
+    if (changed.length > 0) {
+      throw new ConfigError({ file: runFile(runDir, 'manifest'), message: `surface ${changed.map((surface) => `\`${surface.id}\``).join(', ')} changed since this run started, so resuming would mix two versions`, expected: 'the same surfaces, or a new run' });
+    }
+  }
+
+  // The manifest, before the first trial.
+  const runId = resumed?.run_id ?? path.basename(runDir);
+  const manifest: Manifest = resumed ?? {
+    v: 1,
+    run_id: runId,
+    started_at: new Date().toISOString(),
+    finished_at: null,
+    git_commit: gitCommit(root),
+    toolmark_version: toolmarkVersion(),
+    node_version: process.version,
+    config: { ...config, selection },
+    providers: providers.map((entry) => ({ id: entry.spec, provider: entry.provider.id, model: entry.provider.model, synthetic: entry.synthetic })),
+    ...described,
+    trials: selection.trials,
+    shard: selection.shard,
+    planned: plan.length,
+  };
+  mkdirSync(runDir, { recursive: true });
+  writeManifest(runDir, { ...manifest, finished_at: null });
+  // Loading, cassettes, planning, pre-flight: what start-up made and no trial
+  // needs is garbage now (the CLI hands it back before the trials' heap grows on top).
+  await events.betweenPhases?.();
+  await events.onPhase?.('trials');
+
+  // Summary and reports are fed as the trials stream by (the resumed part, then each new trial).
+  const finalizer = createRunFinalizer({ runId, config, synthetic, events });
+  const outcome = await executeRun({
+    runDir,
+    plan,
+    concurrency: prepared.concurrency ?? config.run.concurrency,
+    settings,
+    toolTime,
+    stop: prepared.stop,
+    signal: prepared.signal,
+    live: prepared.live,
+    finish: (record, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
+    onStart: events.onStart && ((info) => events.onStart!(info)),
+    onTrialDone: events.onTrial && ((record) => events.onTrial!(record)),
+    observe: (record) => finalizer.add(record),
+  });
+  return { runId, manifest, outcome, finalizer, interrupted: outcome.interrupted };
+}
+
+/**
+ * The schema cost of every surface the selection may plan (`planSchemaCosts`).
+ * Counted before the providers exist: the count runs in a worker thread
+ * whose ~40 MB come on top of the process while it runs, and before the
+ * providers load their cassettes the process is at its smallest (a
+ * 100,000-trial replay's start-up peak was this worker over a heap holding
+ * the cassettes). Surfaces of the selection no trial turns out to use
+ * (none of their tasks in the split) are counted too: a few milliseconds.
+ */
+function countSelectedSurfaces(domains: readonly LoadedDomain[], selection: RunSelection): Promise<Map<string, SchemaCost>> {
+  const selected = domains.flatMap((domain) => domain.surfaces.filter((surface) => selection.surfaces.length === 0 || selection.surfaces.includes(surface.id)).map((surface) => ({ domain, surface })));
+  return planSchemaCosts(selected);
+}
