@@ -1,12 +1,26 @@
 #!/usr/bin/env node
-// Launcher: registers tsx so the CLI and user-written TypeScript domain
-// modules run without a build step, then hands over to the real entry point.
-import { register } from 'tsx/esm/api';
+// Launcher. An installed toolmark runs its compiled JavaScript (dist/, built
+// by `npm run build` at prepare/prepack); only a user's own domain.ts files
+// go through a TypeScript loader (src/load/user-module.ts). A source checkout
+// (src/ present: this repository) runs the TypeScript itself through tsx, so
+// no build step stands between an edit and a run.
+import { existsSync } from 'node:fs';
+import { register as registerHooks } from 'node:module';
 import { preloadPlainModules } from './preload.js';
 
 const args = process.argv.slice(2);
 await preloadPlainModules(args.find((arg) => !arg.startsWith('-')), args);
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const source = new URL('../src/cli/main.ts', import.meta.url);
+let main;
+if (existsSync(source)) {
+  // Ours first: hooks run last-registered first, so tsx resolves `toolmark`
+  // through ours and then loads the TypeScript file it names.
+  registerHooks('./source-resolve.js', import.meta.url);
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import(source.href));
+} else {
+  ({ main } = await import('../dist/src/cli/main.js'));
+}
 process.exitCode = await main(args);

@@ -21,6 +21,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   compare: () => import('./commands/compare.ts'),
   gate: () => import('./commands/gate.ts'),
   import: () => import('./commands/import.ts'),
+  init: () => import('./commands/init.ts'),
 };
 
 /**

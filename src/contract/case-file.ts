@@ -1,5 +1,5 @@
 import { dirname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { importUserModule, userModuleIssue } from '../load/user-module.ts';
 import { z } from 'zod';
 import { readSourceFile } from '../load/source-file.ts';
 import { zodIssuesToConfigIssues } from '../load/zod-issues.ts';
@@ -106,9 +106,9 @@ export async function loadContractCases(file: string, root = process.cwd()): Pro
   const domainPath = resolve(dirname(path), spec.domain);
   let module: { default?: unknown };
   try {
-    module = await import(pathToFileURL(domainPath).href);
+    module = await importUserModule(domainPath);
   } catch (error) {
-    throw new ConfigError(source.issue(['domain'], { message: `cannot import ${spec.domain}: ${error instanceof Error ? error.message : String(error)}` }));
+    throw new ConfigError(userModuleIssue(error, domainPath, root, `cannot import ${spec.domain}`));
   }
   if (!isDomain(module.default)) throw new ConfigError(source.issue(['domain'], { message: `${spec.domain} has no default-exported domain`, expected: 'export default defineDomain({...})' }));
   const domain = module.default;

@@ -1,12 +1,12 @@
 import { readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ActionSpec, type ConfigIssue } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import type { SourceFile } from './source-file.ts';
 import { closest } from '../spec/suggest.ts';
 import { DOMAIN_YAML, exists, loadYamlDomain } from './yaml-domain.ts';
 import { checkDomainTools } from './domain-tools.ts';
+import { importUserModule, userModuleIssue } from './user-module.ts';
 
 /** A domain module found on disk and imported. */
 export interface FoundDomain {
@@ -77,11 +77,6 @@ export function chooseDomains(discovered: string[], fromConfig: string[] | undef
   return chosen;
 }
 
-function describeError(error: unknown): string {
-  if (error instanceof Error) return error.message.split('\n')[0]!;
-  return String(error);
-}
-
 /**
  * Import `suites/<name>/domain.ts` and check its shape. Import failures and
  * malformed domains are issues, not crashes: a user's domain file is input.
@@ -96,9 +91,9 @@ export async function importDomain(root: string, name: string, issues: ConfigIss
   const display = relative(root, file);
   let module: { default?: unknown };
   try {
-    module = await import(pathToFileURL(file).href);
+    module = await importUserModule(file);
   } catch (error) {
-    issues.push({ file: display, message: `could not import the domain module: ${describeError(error)}` });
+    issues.push(userModuleIssue(error, file, root, 'could not import the domain module'));
     return null;
   }
   const domain = module.default as Domain | undefined;

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineDomain, defineToolFor, fail, toolErrorFor, type ErrorTable } from '../../src/registry/index.ts';
-import type { ActionSpec, Json, ToolError } from '../../src/spec/index.ts';
+import { defineDomain, defineToolFor, fail, toolErrorFor, type ActionSpec, type ErrorTable, type Json, type ToolError } from 'toolmark';
 import { createBillingState, openBalanceCents, refundableCents, REFUND_WINDOW_START, type BillingState, type Invoice } from './fixture.ts';
 
 /**

@@ -1,5 +1,4 @@
-import { defineDomain } from '../../src/registry/index.ts';
-import type { ActionSpec } from '../../src/spec/index.ts';
+import { defineDomain, type ActionSpec } from 'toolmark';
 import { createTicketState, type TicketState } from './backend.ts';
 import { TICKET_ERRORS } from './errors.ts';
 import { narrowTools } from './narrow-tools.ts';

@@ -1,4 +1,4 @@
-import { toolErrorFor, type ErrorTable } from '../../src/registry/index.ts';
+import { toolErrorFor, type ErrorTable } from 'toolmark';
 
 /** The tickets domain's own error codes (framework codes such as `invalid_cursor` need no entry). */
 export const TICKET_ERRORS = {

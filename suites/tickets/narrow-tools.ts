@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineToolFor, fail, type ToolSpec } from '../../src/registry/index.ts';
+import { defineToolFor, fail, type ToolSpec } from 'toolmark';
 import { appendFollowup, decodeCursor, encodeCursor, ticketView, type TicketState } from './backend.ts';
 import { toolError } from './errors.ts';
 

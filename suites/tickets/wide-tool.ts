@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineToolFor, fail } from '../../src/registry/index.ts';
-import { toolError } from '../../src/spec/index.ts';
+import { defineToolFor, fail, toolError } from 'toolmark';
 import { appendFollowup, ticketView, type TicketState } from './backend.ts';
 
 /**

@@ -27,8 +27,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   providers: ['spec'],
   // Orchestration as a library: everything below the CLI.
   run: ['spec', 'stats', 'registry', 'domains', 'load', 'cost', 'run-folder', 'solve', 'score', 'aggregate', 'report', 'contract', 'providers'],
-  cli: ['spec', 'stats', 'registry', 'domains', 'load', 'cost', 'run-folder', 'solve', 'score', 'aggregate', 'report', 'contract', 'providers', 'run'],
-  // Shipped domains: what a user's domain may use (the package's API: spec and registry).
+  // `toolmark init`: scaffolds a project from a tools file (load's reader) or writes the example.
+  init: ['spec', 'registry', 'load'],
+  cli: ['spec', 'stats', 'registry', 'domains', 'load', 'cost', 'run-folder', 'solve', 'score', 'aggregate', 'report', 'contract', 'providers', 'run', 'init'],
+  // Shipped domains: what a user's domain may use (the package's API, imported as 'toolmark' = src/index.ts: spec and registry).
   suites: ['spec', 'registry'],
 };
 

@@ -48,7 +48,7 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     let stderr = '';
     child.stdout!.on('data', (chunk) => (stdout += chunk));
     child.stderr!.on('data', (chunk) => (stderr += chunk));
-    const guard = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
+    const guard = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 240_000);
     options.onSpawn?.(child);
     child.on('close', (code, signal) => {
       clearTimeout(guard);

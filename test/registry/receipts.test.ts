@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import tickets from '../../suites/tickets/domain.ts';
-import { approvalFingerprint, createDomainRegistry, MemoryReceiptStore, SqliteReceiptStore, type Receipt, type ReceiptStore } from '../../src/registry/index.ts';
+import { approvalFingerprint, createDomainRegistry, MemoryReceiptStore, FileReceiptStore, type Receipt, type ReceiptStore } from '../../src/registry/index.ts';
 import type { SideEffect } from '../../src/spec/index.ts';
 
 const run = promisify(execFile);
@@ -29,7 +29,7 @@ afterEach(async () => {
 
 describe.each<[string, () => ReceiptStore]>([
   ['MemoryReceiptStore', () => new MemoryReceiptStore()],
-  ['SqliteReceiptStore', () => new SqliteReceiptStore(join(dir, 'receipts.db'))],
+  ['FileReceiptStore', () => new FileReceiptStore(join(dir, 'receipts'))],
 ])('%s', (_name, open) => {
   it('stores and returns receipts by tool and key', async () => {
     const store = open();
@@ -66,15 +66,15 @@ async function recordOnce(store: ReceiptStore) {
 }
 
 describe('durable receipts', () => {
-  it('survive closing and reopening the database: the retry after a restart is a replay, not a second write', async () => {
-    const path = join(dir, 'receipts.db');
-    const before = new SqliteReceiptStore(path);
+  it('survive closing and reopening the store: the retry after a restart is a replay, not a second write', async () => {
+    const path = join(dir, 'receipts');
+    const before = new FileReceiptStore(path);
     const first = await recordOnce(before);
     before.close();
     expect(first.result).toMatchObject({ ok: true, replayed: false });
     expect(first.effects).toHaveLength(1);
 
-    const after = new SqliteReceiptStore(path);
+    const after = new FileReceiptStore(path);
     const second = await recordOnce(after);
     after.close();
     expect(second.result).toEqual({ ok: true, output: (first.result as { output: unknown }).output, replayed: true });
@@ -82,13 +82,13 @@ describe('durable receipts', () => {
   });
 
   it('survive a process restart: a receipt written by one process stops the write in another', async () => {
-    const path = join(dir, 'receipts.db');
+    const path = join(dir, 'receipts');
     const script = join(dir, 'write.mts');
     await writeFile(
       script,
       `import tickets from ${JSON.stringify(join(ROOT, 'suites/tickets/domain.ts'))};
-import { approvalFingerprint, createDomainRegistry, SqliteReceiptStore } from ${JSON.stringify(join(ROOT, 'src/registry/index.ts'))};
-const store = new SqliteReceiptStore(process.argv[2]);
+import { approvalFingerprint, createDomainRegistry, FileReceiptStore } from ${JSON.stringify(join(ROOT, 'src/registry/index.ts'))};
+const store = new FileReceiptStore(process.argv[2]);
 const args = { ticket_id: 'T-101', note: 'Called back.', action_id: 'act-durable' };
 const effects = [];
 const result = await createDomainRegistry(tickets).invoke({ tool: 'ticket.record_followup', arguments: args }, {
@@ -105,7 +105,7 @@ process.stdout.write(JSON.stringify({ result, effects: effects.length }));
     expect(second).toMatchObject({ result: { ok: true, replayed: true }, effects: 0 });
 
     // And this process sees the same receipt.
-    const store = new SqliteReceiptStore(path);
+    const store = new FileReceiptStore(path);
     const here = await recordOnce(store);
     store.close();
     expect(here.result).toMatchObject({ ok: true, replayed: true });

@@ -15,5 +15,5 @@ describe('a closed stdout', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(stderr).toBe('');
     expect(code).toBe(0);
-  }, 30_000);
+  }, 300_000);
 });

@@ -78,7 +78,7 @@ beforeAll(async () => {
     return [record.task.replace(/^fault-/, ''), record];
   }));
   summary = Summary.parse(JSON.parse(readFileSync(path.join(runDir, RUN_FILES.summary), 'utf8')));
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await server?.close();

@@ -2,7 +2,7 @@
  * Issue 9 item 5 — the registry under fire. fast-check generates sequences
  * of calls (random tools, arguments, actors, approvals, colliding
  * idempotency keys, concurrent batches) against the real tickets and billing
- * domains with the durable SqliteReceiptStore, closing and reopening the same
+ * domains with the durable FileReceiptStore, closing and reopening the same
  * file mid-sequence (a restart: new store, new registry, same backend).
  * Whatever the sequence, no write executes without the tool's permission and
  * an approval bound to its exact arguments, and no idempotency key ever
@@ -15,7 +15,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import billing from '../../suites/billing/domain.ts';
 import tickets from '../../suites/tickets/domain.ts';
-import { SqliteReceiptStore, approvalFingerprint, createDomainRegistry } from '../../src/registry/index.ts';
+import { FileReceiptStore, approvalFingerprint, createDomainRegistry } from '../../src/registry/index.ts';
 import type { Domain } from '../../src/registry/index.ts';
 import { ToolResult, type Approval, type SideEffect, type ToolCall } from '../../src/spec/index.ts';
 
@@ -123,10 +123,10 @@ describe.each([
     let run = 0;
     await fc.assert(
       fc.asyncProperty(steps(test), async (sequence) => {
-        const file = path.join(work, `${_name}-${(run += 1)}.sqlite`);
+        const file = path.join(work, `${_name}-${(run += 1)}-receipts`);
         // The backend outlives restarts (it is the outside world); the store and registry do not.
         const state = test.domain.createState();
-        let store = new SqliteReceiptStore(file);
+        let store = new FileReceiptStore(file);
         let registry = createDomainRegistry(test.domain, test.tools);
         /** key → fingerprint of its one executed write, and the restart count when it happened. */
         const written = new Map<string, { fingerprint: string; epoch: number }>();
@@ -142,7 +142,7 @@ describe.each([
             if (step.kind === 'repeat' && sent.length === 0) continue;
             if (step.kind === 'restart') {
               store.close();
-              store = new SqliteReceiptStore(file);
+              store = new FileReceiptStore(file);
               registry = createDomainRegistry(test.domain, test.tools);
               epoch += 1;
               tally.restarts += 1;
@@ -199,5 +199,5 @@ describe.each([
     expect(tally.approvalRequired).toBeGreaterThan(20);
     expect(tally.permissionDenied).toBeGreaterThan(20);
     expect(tally.restarts).toBeGreaterThan(20);
-  }, 60_000);
+  }, 300_000);
 });

@@ -77,7 +77,7 @@ beforeAll(async () => {
     ['run', '--root', project.root, '--provider', 'fake', '--provider', 'fake-claude', '--task', 'fault-*', '--surface', 'typed', '--out', path.join(out, 'results'), '--run-id', 'secrets', '--record', cassette],
     { env: { [KEY_VARIABLE]: SENTINEL_KEY, [PLAIN_VARIABLE]: PLAIN_KEY } },
   );
-}, 60_000);
+}, 300_000);
 
 afterAll(async () => {
   await server?.close();

@@ -40,7 +40,7 @@ beforeAll(async () => {
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('request', (request) => requests.push(request.url()));
   await page.goto(pathToFileURL(html).href);
-}, 180_000); // the first launch unpacks Chromium (~190 MB)
+}, 600_000); // the first launch unpacks Chromium (~190 MB)
 
 afterAll(async () => {
   await browser?.close();
@@ -151,7 +151,7 @@ describe('report.html of the shipped example run', () => {
     examplePage = await exampleBrowser.context.newPage();
     examplePage.on('pageerror', (error) => pageErrors.push(error.message));
     await examplePage.goto(pathToFileURL(join(exampleDir, 'example', 'report.html')).href);
-  }, 180_000);
+  }, 600_000);
 
   afterAll(async () => {
     await exampleBrowser?.close();

@@ -20,7 +20,7 @@ const TRIALS = 3;
 let root: string;
 let original: string;
 
-const cli = (args: string[]) => runCli(args, { cwd: root, timeoutMs: 60_000 });
+const cli = (args: string[]) => runCli(args, { cwd: root, timeoutMs: 240_000 });
 const read = (file: string) => readFileSync(file, 'utf8');
 const lines = (runDir: string) => read(path.join(runDir, 'trials.jsonl')).trimEnd().split('\n');
 
@@ -49,7 +49,7 @@ beforeAll(async () => {
   expect(run.stderr).toBe('');
   expect(run.code).toBe(0);
   original = path.join(root, 'results', 'original');
-}, 120_000);
+}, 300_000);
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -59,7 +59,7 @@ describe('toolmark report', () => {
     const result = await cli(['report', runDir, '--root', root]);
     expect(result.code).toBe(0);
     for (const name of ['report.md', 'report.html', 'junit.xml']) expect(read(path.join(runDir, name)), name).toBe(read(path.join(original, name)));
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('toolmark report --rescore', () => {
@@ -81,7 +81,7 @@ describe('toolmark report --rescore', () => {
     expect(read(path.join(runDir, 'report.md')).replace(/^> Re-scored .*\n\n/m, '')).toBe(read(path.join(original, 'report.md')));
     expect(read(path.join(runDir, 'report.html'))).toContain(`0 of ${total} trials changed verdicts`);
     expect(read(path.join(runDir, 'junit.xml'))).toBe(read(path.join(original, 'junit.xml')));
-  }, 60_000);
+  }, 300_000);
 
   it('after a task edit: only that task\'s lines change, to exactly what scoreTrial gives now, and summary.json follows', async () => {
     const runDir = copyRun('edited');
@@ -122,7 +122,7 @@ describe('toolmark report --rescore', () => {
     } finally {
       writeBenchTasks(root, benchTasks());
     }
-  }, 60_000);
+  }, 300_000);
 
   it('refuses, exit 2 before writing anything, when a task of the run is gone or changed kind', async () => {
     const runDir = copyRun('refused');
@@ -149,5 +149,5 @@ describe('toolmark report --rescore', () => {
     } finally {
       writeBenchTasks(root, benchTasks());
     }
-  }, 60_000);
+  }, 300_000);
 });

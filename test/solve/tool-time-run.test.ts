@@ -30,11 +30,11 @@ function comparable(record: TrialRecord): unknown {
 beforeAll(async () => {
   out = mkdtempSync(path.join(os.tmpdir(), 'toolmark-tool-time-'));
   for (const [runId, extra] of [['simulated', []], ['real', ['--tool-time', 'real']]] as const) {
-    const result = await runCli([...COMMON, ...extra, '--out', out, '--run-id', runId], { timeoutMs: 120_000 });
+    const result = await runCli([...COMMON, ...extra, '--out', out, '--run-id', runId], { timeoutMs: 300_000 });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
   }
-}, 180_000);
+}, 600_000);
 
 afterAll(() => rmSync(out, { recursive: true, force: true }));
 

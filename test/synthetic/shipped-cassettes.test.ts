@@ -35,7 +35,7 @@ beforeAll(async () => {
     const raw = await runTrial({ provider: trial.provider, domain: trial.domain.domain, surface: trial.surface, task: trial.task, trial: trial.trial, registry });
     records.push(scoreTrial(raw, trial.task, trial.domain.domain.actions));
   })));
-}, 180_000);
+}, 600_000);
 
 function successRate(model: string, surface: string, split?: string): number {
   const group = records.filter((record) => record.model === model && record.surface === surface && (!split || record.split === split));
