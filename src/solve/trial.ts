@@ -71,7 +71,7 @@ export function runTrial(input: TrialInput): Promise<TrialRecord> {
 
 /** The record of a trial whose backend could not be set up (an MCP server did not start): errored, not scored. */
 function setupFailed(input: TrialInput, startedAt: string, caught: unknown): TrialRecord {
-  return trialRecord(input, { startedAt, stopReason: 'errored', error: environmentFailure(caught), requests: [], turns: [], trial: { calls: [], effects: [], seenChanges: new Set() }, finalState: {}, failedMs: 0 });
+  return trialRecord(input, { startedAt, stopReason: 'errored', error: { ...environmentFailure(caught), message: `the domain's createState failed: ${environmentFailure(caught).message}` }, requests: [], turns: [], trial: { calls: [], effects: [], seenChanges: new Set() }, finalState: {}, failedMs: 0 });
 }
 
 /** Async state and a teardown that runs whatever happens in the trial. */

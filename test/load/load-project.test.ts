@@ -108,7 +108,8 @@ describe('loadProject on bad input', () => {
     disposers.push(project.dispose);
     await writeFile(join(project.root, 'toolmark.config.yaml'), 'domains: [notes, broken]\n');
     const issues = await failure(loadProject(project.root));
-    expect(issues).toEqual(['suites/broken/domain.ts: could not import the domain module: boom at import']);
+    // Issue 14 item 9: file:line, the message and the offending line, in one block.
+    expect(issues).toEqual(["suites/broken/domain.ts:1: could not import the domain module: boom at import\n  1 | throw new Error('boom at import');"]);
   });
 
   it('rejects an expectation that contradicts the kind', async () => {

@@ -41,7 +41,7 @@ describe('src/run', { timeout: 180_000 }, () => {
     expect(phases).toEqual(['trials', 'summary', 'reports']);
     // After start-up and before the reports: where the CLI hands memory back.
     expect(seen.released).toBe(2);
-    expect(seen.start).toEqual({ total: result.manifest.planned, skipped: 0, todo: result.manifest.planned });
+    expect(seen.start).toEqual({ total: result.manifest.planned, skipped: 0, todo: result.manifest.planned, live: false });
     expect(seen.trials).toBe(result.manifest.planned);
     expect(result.outcome).toMatchObject({ ran: result.manifest.planned, skipped: 0, interrupted: false });
     expect(result.runDir).toBe(path.join(out, 'first'));
