@@ -9,7 +9,10 @@ import { register as registerHooks } from 'node:module';
 import { preloadPlainModules } from './preload.js';
 
 const args = process.argv.slice(2);
-await preloadPlainModules(args.find((arg) => !arg.startsWith('-')), args);
+await preloadPlainModules(
+  args.find((arg) => !arg.startsWith('-')),
+  args,
+);
 
 const source = new URL('../src/cli/main.ts', import.meta.url);
 let main;

@@ -27,13 +27,30 @@ export function recordingProvider(inner: Provider, writer: CassetteWriter): Prov
     model: inner.model,
     async propose(request: ModelRequest, options: ProposeOptions = {}): Promise<ModelTurn> {
       if (!options.key) throw new Error('recordingProvider: propose() needs options.key to record a turn');
-      const line = { v: 1, provider: inner.id, model: inner.model, key: options.key, request_hash: requestHash(request), ...requestPartHashes(request) };
+      const line = {
+        v: 1,
+        provider: inner.id,
+        model: inner.model,
+        key: options.key,
+        request_hash: requestHash(request),
+        ...requestPartHashes(request),
+      };
       let turn: ModelTurn;
       try {
         turn = await inner.propose(request, options);
       } catch (error) {
         if (error instanceof ProviderError && !options.signal?.aborted) {
-          writer.write(CassetteLine.parse({ ...line, error: { status: error.status, message: error.message, retryable: error.retryable, ...(error.scope ? { scope: error.scope } : {}) } }));
+          writer.write(
+            CassetteLine.parse({
+              ...line,
+              error: {
+                status: error.status,
+                message: error.message,
+                retryable: error.retryable,
+                ...(error.scope ? { scope: error.scope } : {}),
+              },
+            }),
+          );
         }
         throw error;
       }

@@ -38,14 +38,19 @@ export class ScriptedProvider implements Provider {
     let turn: ScriptedTurn | undefined;
     if (this.#respond) turn = await this.#respond(request, options.key);
     else turn = this.#queue!.shift();
-    if (turn === undefined) throw new ProviderError('scripted provider: the script has no more turns', { retryable: false });
+    if (turn === undefined)
+      throw new ProviderError('scripted provider: the script has no more turns', { retryable: false });
     return ModelTurn.parse({ text: null, ...structuredClone(turn) });
   }
 }
 
 /** Shorthand for a scripted turn with one tool call (arguments given as an object or a raw string). */
 export function callTurn(name: string, args: unknown, id = 'c1'): ScriptedTurn {
-  return { text: null, tool_calls: [{ id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }], finish_reason: 'tool_calls' };
+  return {
+    text: null,
+    tool_calls: [{ id, name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }],
+    finish_reason: 'tool_calls',
+  };
 }
 
 /** Shorthand for a scripted turn that answers in text. */

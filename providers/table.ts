@@ -55,9 +55,15 @@ export function parseProviderSpec(text: string, presets: Record<string, Provider
   const rest = colon === -1 ? '' : trimmed.slice(colon + 1);
   const kind = row(head);
   if (kind) return kind.parse(rest, trimmed);
-  if (colon === -1 && Object.hasOwn(presets, trimmed)) return { kind: 'preset', text: trimmed, name: trimmed, preset: presets[trimmed]! };
+  if (colon === -1 && Object.hasOwn(presets, trimmed))
+    return { kind: 'preset', text: trimmed, name: trimmed, preset: presets[trimmed]! };
   const known = [...Object.keys(PROVIDER_TABLE), ...Object.keys(presets)];
-  throw badSpec(trimmed, `unknown provider "${head}"`, `one of ${known.join(', ')} (a preset name comes from toolmark.config.yaml providers:)`, closest(head, known));
+  throw badSpec(
+    trimmed,
+    `unknown provider "${head}"`,
+    `one of ${known.join(', ')} (a preset name comes from toolmark.config.yaml providers:)`,
+    closest(head, known),
+  );
 }
 
 /**
@@ -68,17 +74,26 @@ export function parseProviderSpec(text: string, presets: Record<string, Provider
  */
 export async function createProviders(spec: ProviderSpec, context: CreateProviderContext): Promise<Provider[]> {
   const kind = providerKindOf(spec);
-  const providers = spec.kind === 'preset'
-    ? [await kind.createPreset!(spec.name, spec.preset, context, presetLimits(spec.preset))]
-    : await kind.create(spec, context);
+  const providers =
+    spec.kind === 'preset'
+      ? [await kind.createPreset!(spec.name, spec.preset, context, presetLimits(spec.preset))]
+      : await kind.create(spec, context);
   return providers;
 }
 
 function presetLimits(preset: ProviderPreset) {
-  return { timeoutMs: preset.timeout_ms, maxRetries: preset.max_retries, requestsPerMinute: preset.requests_per_minute, concurrency: preset.concurrency, dropSchemaKeywords: preset.drop_schema_keywords };
+  return {
+    timeoutMs: preset.timeout_ms,
+    maxRetries: preset.max_retries,
+    requestsPerMinute: preset.requests_per_minute,
+    concurrency: preset.concurrency,
+    dropSchemaKeywords: preset.drop_schema_keywords,
+  };
 }
 
 /** `--provider` help: every row's usage, then presets. */
 export function providerUsage(): string {
-  return `${Object.values(PROVIDER_TABLE).map((kind) => kind.usage).join(' | ')} | a config preset (repeatable)`;
+  return `${Object.values(PROVIDER_TABLE)
+    .map((kind) => kind.usage)
+    .join(' | ')} | a config preset (repeatable)`;
 }

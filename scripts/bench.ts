@@ -38,7 +38,11 @@ function shell(command: string, args: string[]): string {
 }
 
 /** Generate a bench project with `trials` trials per task × surface; returns its root. */
-async function generate(work: string, name: string, trials: number): Promise<{ root: string; trials: number; cassetteLines: number }> {
+async function generate(
+  work: string,
+  name: string,
+  trials: number,
+): Promise<{ root: string; trials: number; cassetteLines: number }> {
   const root = path.join(work, name);
   writeBenchProject(root, { trials });
   const { lines } = await recordBenchCassette(root, trials);
@@ -49,7 +53,14 @@ async function liveFigures(): Promise<{ plain: LiveResult; throttled: LiveResult
   const server = await startFakeServer(50);
   try {
     const plain = await measureLive({ url: server.url, count: 2_000, concurrency: 32, delayMs: 50, prefix: 'plain' });
-    const throttled = await measureLive({ url: server.url, count: 2_000, concurrency: 32, delayMs: 50, prefix: 'throttled', refuseEvery: 10 });
+    const throttled = await measureLive({
+      url: server.url,
+      count: 2_000,
+      concurrency: 32,
+      delayMs: 50,
+      prefix: 'throttled',
+      refuseEvery: 10,
+    });
     return { plain, throttled };
   } finally {
     server.stop();
@@ -67,25 +78,35 @@ async function main(): Promise<void> {
     platform: `${os.type()} ${os.release()}`,
     loadavg_at_start: os.loadavg(),
   };
-  line(`machine: ${machine.nproc} CPUs (${machine.cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GB, node ${machine.node}, load average ${machine.loadavg_at_start.map((value) => value.toFixed(2)).join(' ')}`);
+  line(
+    `machine: ${machine.nproc} CPUs (${machine.cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GB, node ${machine.node}, load average ${machine.loadavg_at_start.map((value) => value.toFixed(2)).join(' ')}`,
+  );
   const work = mkdtempSync(path.join(os.tmpdir(), 'toolmark-bench-'));
 
   try {
     // 1. Replay throughput (10k) and memory (100k), through the run path in child processes.
     const small = await generate(work, 'suite-10k', 50);
     const replay10k = await replayInChild(small.root, 'replay-10k');
-    if (replay10k.errored > 0 || replay10k.trials !== small.trials) throw new Error(`bench: replay of ${small.trials} trials ran ${replay10k.trials} with ${replay10k.errored} errored`);
+    if (replay10k.errored > 0 || replay10k.trials !== small.trials)
+      throw new Error(
+        `bench: replay of ${small.trials} trials ran ${replay10k.trials} with ${replay10k.errored} errored`,
+      );
     line(
       `1. replay ${count(replay10k.trials)} trials: ${count(replay10k.throughput)} trials/s after start-up to summary.json ` +
         `(trials ${seconds(replay10k.trialsMs)} + summary ${seconds(replay10k.summaryMs)}; start-up ${seconds(replay10k.startupMs)}; ` +
         `reports +${seconds(replay10k.reportMs)} → ${count(replay10k.throughputWithReports)}/s with reports) — target ≥ ${count(TARGETS.replayPerSecond)}/s: ${verdict(replay10k.throughput >= TARGETS.replayPerSecond)}`,
     );
     const cliRun = await cli(['run', '--root', small.root, '--run-id', 'cli-10k'], small.root);
-    line(`1b. \`toolmark run\` on the same suite (whole CLI process: start-up, trials, summary, reports, table): ${seconds(cliRun.wallMs)} → ${count(small.trials / (cliRun.wallMs / 1000))} trials/s overall`);
+    line(
+      `1b. \`toolmark run\` on the same suite (whole CLI process: start-up, trials, summary, reports, table): ${seconds(cliRun.wallMs)} → ${count(small.trials / (cliRun.wallMs / 1000))} trials/s overall`,
+    );
 
     const large = await generate(work, 'suite-100k', 500);
     const replay100k = await replayInChild(large.root, 'replay-100k');
-    if (replay100k.errored > 0 || replay100k.trials !== large.trials) throw new Error(`bench: replay of ${large.trials} trials ran ${replay100k.trials} with ${replay100k.errored} errored`);
+    if (replay100k.errored > 0 || replay100k.trials !== large.trials)
+      throw new Error(
+        `bench: replay of ${large.trials} trials ran ${replay100k.trials} with ${replay100k.errored} errored`,
+      );
     line(
       `1c. replay ${count(replay100k.trials)} trials: peak RSS ${count(replay100k.max_rss_mb)} MB — target ≤ ${TARGETS.peakRssMb} MB: ${verdict(replay100k.max_rss_mb <= TARGETS.peakRssMb)} ` +
         `(${count(replay100k.throughput)} trials/s to summary.json; trials.jsonl ${count(replay100k.trialsBytes / 2 ** 20)} MB)`,
@@ -93,7 +114,12 @@ async function main(): Promise<void> {
 
     // 2. Live efficiency through the openai adapter against a local fake server.
     const live = await liveFigures();
-    const intact = (result: LiveResult) => result.failed === 0 && result.mismatched === 0 && result.server.missing === 0 && result.server.duplicates === 0 && result.server.ids === result.requests;
+    const intact = (result: LiveResult) =>
+      result.failed === 0 &&
+      result.mismatched === 0 &&
+      result.server.missing === 0 &&
+      result.server.duplicates === 0 &&
+      result.server.ids === result.requests;
     line(
       `2. live: 2,000 requests × 50 ms at concurrency 32 in ${seconds(live.plain.wallMs)} (ideal ${seconds(live.plain.idealMs)}): efficiency ${live.plain.efficiency.toFixed(3)} — target ≥ ${TARGETS.efficiency}: ${verdict(live.plain.efficiency >= TARGETS.efficiency)} ` +
         `(client CPU ${seconds(live.plain.clientCpuMs)}; ${live.plain.server.connections} TCP connections opened during the measurement, the rest reused from the warm-up by keep-alive)`,
@@ -106,11 +132,14 @@ async function main(): Promise<void> {
     // 3. Start-up of whole CLI processes on the shipped example.
     const help = timeCommand(['--help'], 7);
     const validate = timeCommand(['validate'], 7);
-    line(`3. start-up (median of 7): toolmark --help ${count(help.medianMs)} ms, toolmark validate ${count(validate.medianMs)} ms — target < ${TARGETS.startupMs} ms: ${verdict(help.medianMs < TARGETS.startupMs && validate.medianMs < TARGETS.startupMs && help.exitCode === 0 && validate.exitCode === 0)}`);
+    line(
+      `3. start-up (median of 7): toolmark --help ${count(help.medianMs)} ms, toolmark validate ${count(validate.medianMs)} ms — target < ${TARGETS.startupMs} ms: ${verdict(help.medianMs < TARGETS.startupMs && validate.medianMs < TARGETS.startupMs && help.exitCode === 0 && validate.exitCode === 0)}`,
+    );
 
     // 4. Re-scoring the 100k run versus replaying it (`toolmark report --rescore`'s function, in a child).
     const rescore = await rescoreInChild(large.root, replay100k.runDir);
-    if (rescore.trials !== large.trials) throw new Error(`bench: re-score saw ${rescore.trials} of ${large.trials} trials`);
+    if (rescore.trials !== large.trials)
+      throw new Error(`bench: re-score saw ${rescore.trials} of ${large.trials} trials`);
     const replayTotal = replay100k.startupMs + replay100k.trialsMs + replay100k.summaryMs + replay100k.reportMs;
     const rescoreTotal = rescore.loadMs + rescore.rescoreMs;
     const ratio = replayTotal / rescoreTotal;
@@ -136,18 +165,36 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       machine: { ...machine, loadavg_at_end: os.loadavg() },
       targets: TARGETS,
-      suite: { tasks: benchTasks().length, surfaces: BENCH_SURFACES.length, cassette_lines: { '10k': small.cassetteLines, '100k': large.cassetteLines } },
+      suite: {
+        tasks: benchTasks().length,
+        surfaces: BENCH_SURFACES.length,
+        cassette_lines: { '10k': small.cassetteLines, '100k': large.cassetteLines },
+      },
       replay: {
         trials_10k: { ...replay10k, runDir: undefined },
         cli_run_10k_wall_ms: cliRun.wallMs,
         trials_100k: { ...replay100k, runDir: undefined },
-        met: { throughput: replay10k.throughput >= TARGETS.replayPerSecond, peak_rss: replay100k.max_rss_mb <= TARGETS.peakRssMb },
+        met: {
+          throughput: replay10k.throughput >= TARGETS.replayPerSecond,
+          peak_rss: replay100k.max_rss_mb <= TARGETS.peakRssMb,
+        },
       },
-      live: { ...live, met: { efficiency: live.plain.efficiency >= TARGETS.efficiency, retries_intact: intact(live.throttled) && intact(live.plain) } },
+      live: {
+        ...live,
+        met: {
+          efficiency: live.plain.efficiency >= TARGETS.efficiency,
+          retries_intact: intact(live.throttled) && intact(live.plain),
+        },
+      },
       startup: { help, validate, met: help.medianMs < TARGETS.startupMs && validate.medianMs < TARGETS.startupMs },
       rescore: {
-        ...rescore, replay_total_ms: replayTotal, rescore_total_ms: rescoreTotal, ratio, met: ratio >= TARGETS.rescoreRatio,
-        rescore_cli_wall_ms: rescoreCli.wallMs, report_cli_wall_ms: reportCli.wallMs,
+        ...rescore,
+        replay_total_ms: replayTotal,
+        rescore_total_ms: rescoreTotal,
+        ratio,
+        met: ratio >= TARGETS.rescoreRatio,
+        rescore_cli_wall_ms: rescoreCli.wallMs,
+        report_cli_wall_ms: reportCli.wallMs,
         after_edit: { ...rescoreEdited, task: edited, total_ms: editedTotal, ratio: replayTotal / editedTotal },
       },
       bench_wall_ms: totalMs,

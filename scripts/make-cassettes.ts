@@ -43,4 +43,6 @@ for (const domain of project.domains) {
     process.stdout.write(`${path.relative(root, file)}: ${lines} turns, ${(text.length / 1024).toFixed(0)} KiB\n`);
   }
 }
-process.stdout.write(`total ${(total / 1024 / 1024).toFixed(1)} MiB in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+process.stdout.write(
+  `total ${(total / 1024 / 1024).toFixed(1)} MiB in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+);

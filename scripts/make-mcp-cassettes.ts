@@ -28,14 +28,19 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../exam
 
 /** A literal value that meets a constraint (the tasks only use literals and `contains`). */
 function valueFor(constraint: Constraint): unknown {
-  if (constraint !== null && typeof constraint === 'object' && !Array.isArray(constraint) && 'contains' in constraint) return constraint.contains;
+  if (constraint !== null && typeof constraint === 'object' && !Array.isArray(constraint) && 'contains' in constraint)
+    return constraint.contains;
   return constraint;
 }
 
 /** The calls a careful model makes for a task, as (action, arguments). */
 function plannedCalls(task: Task): Array<{ action: string; args: Record<string, unknown> }> {
-  const argsOf = (constraints: Record<string, Constraint> = {}) => Object.fromEntries(Object.entries(constraints).map(([field, constraint]) => [field, valueFor(constraint)]));
-  if (task.expect.sequence) return task.expect.sequence.map((step) => (typeof step === 'string' ? { action: step, args: {} } : { action: step.action, args: argsOf(step.args) }));
+  const argsOf = (constraints: Record<string, Constraint> = {}) =>
+    Object.fromEntries(Object.entries(constraints).map(([field, constraint]) => [field, valueFor(constraint)]));
+  if (task.expect.sequence)
+    return task.expect.sequence.map((step) =>
+      typeof step === 'string' ? { action: step, args: {} } : { action: step.action, args: argsOf(step.args) },
+    );
   if (task.expect.action) return [{ action: task.expect.action, args: argsOf(task.expect.args) }];
   return [];
 }
@@ -49,11 +54,20 @@ function finalText(task: Task): string {
 
 function careful(task: Task, surface: ResolvedSurface) {
   const calls = plannedCalls(task);
-  const nameOf = (action: string) => surface.tools.find((tool) => tool.mapping.kind === 'identity' && tool.mapping.action === action)!.name;
+  const nameOf = (action: string) =>
+    surface.tools.find((tool) => tool.mapping.kind === 'identity' && tool.mapping.action === action)!.name;
   return (request: ModelRequest): ScriptedTurn => {
-    const made = request.messages.filter((message) => message.role === 'assistant' && message.tool_calls.length > 0).length;
+    const made = request.messages.filter(
+      (message) => message.role === 'assistant' && message.tool_calls.length > 0,
+    ).length;
     const next = calls[made];
-    return next ? { ...callTurn(nameOf(next.action), next.args, `call_${made + 1}`), usage: { input_tokens: 900 + 40 * made, output_tokens: 30 }, latency_ms: 700 } : { ...textTurn(finalText(task)), usage: { input_tokens: 1000 + 40 * made, output_tokens: 40 }, latency_ms: 600 };
+    return next
+      ? {
+          ...callTurn(nameOf(next.action), next.args, `call_${made + 1}`),
+          usage: { input_tokens: 900 + 40 * made, output_tokens: 30 },
+          latency_ms: 700,
+        }
+      : { ...textTurn(finalText(task)), usage: { input_tokens: 1000 + 40 * made, output_tokens: 40 }, latency_ms: 600 };
   };
 }
 
@@ -67,12 +81,26 @@ for (const domain of project.domains) {
   const jobs: Promise<void>[] = [];
   for (const surface of domain.surfaces) {
     for (const task of domain.tasks) {
-      jobs.push(limit(async () => {
-        const scripted = new ScriptedProvider((request) => careful(task, surface)(request), { id: 'synthetic', model: 'synthetic-careful' });
-        const provider = recordingProvider(scripted, { write: (line) => lines.push({ ...line, label: LABEL }) });
-        const record = await runTrial({ provider, domain: domain.domain, surface, task, trial: 0, registry, toolTime: 'real' });
-        if (record.status === 'errored') throw new Error(`errored on ${domain.name}/${surface.id}/${task.id}: ${record.error?.message}`);
-      }));
+      jobs.push(
+        limit(async () => {
+          const scripted = new ScriptedProvider((request) => careful(task, surface)(request), {
+            id: 'synthetic',
+            model: 'synthetic-careful',
+          });
+          const provider = recordingProvider(scripted, { write: (line) => lines.push({ ...line, label: LABEL }) });
+          const record = await runTrial({
+            provider,
+            domain: domain.domain,
+            surface,
+            task,
+            trial: 0,
+            registry,
+            toolTime: 'real',
+          });
+          if (record.status === 'errored')
+            throw new Error(`errored on ${domain.name}/${surface.id}/${task.id}: ${record.error?.message}`);
+        }),
+      );
     }
   }
   try {
@@ -80,8 +108,19 @@ for (const domain of project.domains) {
   } finally {
     await domain.domain.close?.();
   }
-  lines.sort((a, b) => compare(a.key.surface, b.key.surface) || compare(a.key.task, b.key.task) || compare(a.key.trial, b.key.trial) || compare(a.key.turn, b.key.turn));
-  const text = lines.map((line) => `${JSON.stringify({ v: line.v, provider: line.provider, model: line.model, label: line.label, key: line.key, request_hash: line.request_hash, tools_hash: line.tools_hash, messages_hash: line.messages_hash, response: line.response })}\n`).join('');
+  lines.sort(
+    (a, b) =>
+      compare(a.key.surface, b.key.surface) ||
+      compare(a.key.task, b.key.task) ||
+      compare(a.key.trial, b.key.trial) ||
+      compare(a.key.turn, b.key.turn),
+  );
+  const text = lines
+    .map(
+      (line) =>
+        `${JSON.stringify({ v: line.v, provider: line.provider, model: line.model, label: line.label, key: line.key, request_hash: line.request_hash, tools_hash: line.tools_hash, messages_hash: line.messages_hash, response: line.response })}\n`,
+    )
+    .join('');
   const file = path.join(domain.dir, 'cassettes', 'synthetic-careful.jsonl');
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, text);

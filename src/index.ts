@@ -26,8 +26,22 @@ export { Actor, Effect, RuntimeContract, SideEffect } from './spec/tool-call.ts'
 export type { Json, JsonSchema } from './spec/json.ts';
 
 // Schemas: zod 4, zod 3 or plain JSON Schema, whichever the domain uses.
-export { fromJsonSchema, fromZod3, fromZod4, jsonSchema, JsonSchemaError, toolSchemaOf } from './registry/schema/index.ts';
-export type { InferSchema, SchemaSource, ToolSchema, TypedJsonSchema, Validation, Violation } from './registry/schema/index.ts';
+export {
+  fromJsonSchema,
+  fromZod3,
+  fromZod4,
+  jsonSchema,
+  JsonSchemaError,
+  toolSchemaOf,
+} from './registry/schema/index.ts';
+export type {
+  InferSchema,
+  SchemaSource,
+  ToolSchema,
+  TypedJsonSchema,
+  Validation,
+  Violation,
+} from './registry/schema/index.ts';
 
 // The registry, for running a domain's tools outside a run (tests, services).
 export { createRegistry } from './registry/registry.ts';
@@ -38,7 +52,18 @@ export { FileReceiptStore } from './registry/file-receipt-store.ts';
 export type { Claim, Receipt, ReceiptStore } from './registry/receipt-store.ts';
 
 // Providers.
-export type { ModelMessage, ModelRequest, ModelSettings, ModelTurn, ProposeOptions, Provider, ToolCallProposal, ToolDefinition, TurnKey, Usage } from './spec/model.ts';
+export type {
+  ModelMessage,
+  ModelRequest,
+  ModelSettings,
+  ModelTurn,
+  ProposeOptions,
+  Provider,
+  ToolCallProposal,
+  ToolDefinition,
+  TurnKey,
+  Usage,
+} from './spec/model.ts';
 export { ProviderError } from './spec/errors.ts';
 
 // What a run produces, for graders and reports.

@@ -50,21 +50,44 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
   const rateLimitBudget = createRetryBudget(options.rateLimitRetryBudget);
 
   function retryOptions(signal?: AbortSignal, what = label, onRetry?: ProposeOptions['onRetry']): RetryOptions {
-    return { ...options.retry, maxRetries: options.maxRetries, timeoutMs, label: what, secrets: [options.apiKey], gate, signal, random: options.random, rateLimitBudget, onRetry };
+    return {
+      ...options.retry,
+      maxRetries: options.maxRetries,
+      timeoutMs,
+      label: what,
+      secrets: [options.apiKey],
+      gate,
+      signal,
+      random: options.random,
+      rateLimitBudget,
+      onRetry,
+    };
   }
 
   async function propose(request: ModelRequest, proposeOptions: ProposeOptions = {}): Promise<ModelTurn> {
     const named = request.model ? request : { ...request, model: options.model };
-    const effective = options.dropSchemaKeywords?.length ? { ...named, tools: toolsWithoutKeywords(named.tools, options.dropSchemaKeywords) } : named;
+    const effective = options.dropSchemaKeywords?.length
+      ? { ...named, tools: toolsWithoutKeywords(named.tools, options.dropSchemaKeywords) }
+      : named;
     const names = createWireNames(effective.tools.map((tool) => tool.name));
     const { body, warnings } = toMessagesRequest(effective, names, options.defaultMaxTokens);
-    const outcome = await withRetries((signal) => client.messages.create(body, { signal }), retryOptions(proposeOptions.signal, label, proposeOptions.onRetry));
+    const outcome = await withRetries(
+      (signal) => client.messages.create(body, { signal }),
+      retryOptions(proposeOptions.signal, label, proposeOptions.onRetry),
+    );
     // A 200 that is not a message is the server's failure, not a model that chose to say nothing.
     if (!outcome.value || typeof outcome.value !== 'object') {
-      throw new ProviderError(`${label}: response is not a message (got ${JSON.stringify(outcome.value)})`, { status: null, retryable: false });
+      throw new ProviderError(`${label}: response is not a message (got ${JSON.stringify(outcome.value)})`, {
+        status: null,
+        retryable: false,
+      });
     }
     const turn = fromMessage(outcome.value, names);
-    return { ...turn, latency_ms: outcome.latencyMs, warnings: [...warnings, ...retryWarnings(outcome.retries), ...turn.warnings] };
+    return {
+      ...turn,
+      latency_ms: outcome.latencyMs,
+      warnings: [...warnings, ...retryWarnings(outcome.retries), ...turn.warnings],
+    };
   }
 
   async function countSchemaTokens(model: string, tools: readonly ToolDefinition[]): Promise<number> {
@@ -73,7 +96,11 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
     const what = `${id} count_tokens ${model}`;
     const count = (withTools: boolean) =>
       withRetries(
-        (signal) => client.messages.countTokens({ model, messages: COUNT_PROBE, ...(withTools ? { tools: toAnthropicTools(tools, names) } : {}) }, { signal }),
+        (signal) =>
+          client.messages.countTokens(
+            { model, messages: COUNT_PROBE, ...(withTools ? { tools: toAnthropicTools(tools, names) } : {}) },
+            { signal },
+          ),
         retryOptions(undefined, what),
       );
     const [withTools, without] = await Promise.all([count(true), count(false)]);

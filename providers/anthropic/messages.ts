@@ -44,7 +44,11 @@ function push(messages: MessageParam[], role: 'user' | 'assistant', blocks: Cont
 }
 
 /** Map the normalised request to a Messages API body. */
-export function toMessagesRequest(request: ModelRequest, names: WireNames, defaultMaxTokens: number = ANTHROPIC_DEFAULT_MAX_TOKENS): { body: MessageCreateParamsNonStreaming; warnings: string[] } {
+export function toMessagesRequest(
+  request: ModelRequest,
+  names: WireNames,
+  defaultMaxTokens: number = ANTHROPIC_DEFAULT_MAX_TOKENS,
+): { body: MessageCreateParamsNonStreaming; warnings: string[] } {
   const warnings: string[] = [];
   const system: string[] = request.system !== null ? [request.system] : [];
   const messages: MessageParam[] = [];
@@ -52,7 +56,8 @@ export function toMessagesRequest(request: ModelRequest, names: WireNames, defau
     switch (message.role) {
       case 'system':
         // Only a top-level system prompt exists here; a mid-conversation one joins it.
-        if (messages.length > 0) warnings.push('a system message inside the conversation was moved to the system prompt');
+        if (messages.length > 0)
+          warnings.push('a system message inside the conversation was moved to the system prompt');
         system.push(message.content);
         break;
       case 'user':
@@ -62,7 +67,12 @@ export function toMessagesRequest(request: ModelRequest, names: WireNames, defau
         const blocks: ContentBlockParam[] = [];
         if (message.content !== null && message.content !== '') blocks.push({ type: 'text', text: message.content });
         for (const call of message.tool_calls) {
-          blocks.push({ type: 'tool_use', id: call.id, name: names.encode(call.name), input: historyArguments(call, warnings).value });
+          blocks.push({
+            type: 'tool_use',
+            id: call.id,
+            name: names.encode(call.name),
+            input: historyArguments(call, warnings).value,
+          });
         }
         push(messages, 'assistant', blocks);
         break;
@@ -70,7 +80,12 @@ export function toMessagesRequest(request: ModelRequest, names: WireNames, defau
       case 'tool':
         // Consecutive results merge into one user message, as the API requires.
         push(messages, 'user', [
-          { type: 'tool_result', tool_use_id: message.tool_call_id, content: message.content, ...(message.is_error ? { is_error: true } : {}) },
+          {
+            type: 'tool_result',
+            tool_use_id: message.tool_call_id,
+            content: message.content,
+            ...(message.is_error ? { is_error: true } : {}),
+          },
         ]);
         break;
     }
@@ -88,7 +103,8 @@ export function toMessagesRequest(request: ModelRequest, names: WireNames, defau
     warnings.push('tool_choice "required" with no tools; not sent');
   }
   // The Messages API of SDK 1.x has dropped sampling controls.
-  if (request.settings.temperature !== undefined) warnings.push('the Messages API (SDK 1.x) has no temperature; settings.temperature ignored');
+  if (request.settings.temperature !== undefined)
+    warnings.push('the Messages API (SDK 1.x) has no temperature; settings.temperature ignored');
   if (request.settings.seed !== undefined) warnings.push('the Messages API has no seed; settings.seed ignored');
   return { body, warnings };
 }
@@ -112,7 +128,10 @@ export function fromMessage(message: Message, names: WireNames): Omit<ModelTurn,
   const usage = message.usage
     ? {
         // Cache writes and reads are input too; counting them keeps totals honest if caching is ever on.
-        input_tokens: (message.usage.input_tokens ?? 0) + (message.usage.cache_creation_input_tokens ?? 0) + (message.usage.cache_read_input_tokens ?? 0),
+        input_tokens:
+          (message.usage.input_tokens ?? 0) +
+          (message.usage.cache_creation_input_tokens ?? 0) +
+          (message.usage.cache_read_input_tokens ?? 0),
         output_tokens: message.usage.output_tokens ?? 0,
       }
     : (warnings.push('response carried no usage; tokens counted as 0'), { input_tokens: 0, output_tokens: 0 });

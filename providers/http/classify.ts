@@ -14,8 +14,20 @@ export interface AttemptFailure {
 }
 
 const CONNECTION_CODES = new Set([
-  'ECONNRESET', 'ECONNREFUSED', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH',
-  'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
 ]);
 
 /**
@@ -46,8 +58,14 @@ function causeCode(error: unknown): string | undefined {
 /** The server's own explanation from an SDK APIError (body `error.message`), else the error message. */
 function httpMessage(error: Error, status: number): string {
   const body = (error as { error?: unknown }).error;
-  const nested = body && typeof body === 'object' ? (body as { error?: { message?: unknown }; message?: unknown }) : undefined;
-  const fromBody = typeof nested?.error?.message === 'string' ? nested.error.message : typeof nested?.message === 'string' ? nested.message : null;
+  const nested =
+    body && typeof body === 'object' ? (body as { error?: { message?: unknown }; message?: unknown }) : undefined;
+  const fromBody =
+    typeof nested?.error?.message === 'string'
+      ? nested.error.message
+      : typeof nested?.message === 'string'
+        ? nested.message
+        : null;
   const text = fromBody ?? error.message.replace(new RegExp(`^${status}\\s*`), '');
   return text.trim() === '' ? `HTTP ${status}` : `HTTP ${status}: ${text.trim()}`;
 }
@@ -66,20 +84,48 @@ export function classifyFailure(error: unknown, now: number = Date.now()): Attem
       const headers = (error as { headers?: HeaderSource }).headers;
       const shouldRetry = readHeader(headers, 'x-should-retry');
       const retryable = shouldRetry === 'true' ? true : shouldRetry === 'false' ? false : isRetryableStatus(status);
-      return { kind: 'http', status, retryable, retryAfterMs: parseRetryAfter(headers, now), message: httpMessage(error, status) };
+      return {
+        kind: 'http',
+        status,
+        retryable,
+        retryAfterMs: parseRetryAfter(headers, now),
+        message: httpMessage(error, status),
+      };
     }
     if (/Timeout/.test(name)) {
       return { kind: 'timeout', status: null, retryable: true, retryAfterMs: null, message: 'request timed out' };
     }
     if (error instanceof SyntaxError) {
-      return { kind: 'invalid-response', status: null, retryable: true, retryAfterMs: null, message: `response body is not valid JSON (truncated?): ${error.message}` };
+      return {
+        kind: 'invalid-response',
+        status: null,
+        retryable: true,
+        retryAfterMs: null,
+        message: `response body is not valid JSON (truncated?): ${error.message}`,
+      };
     }
     const code = causeCode(error);
-    if (name === 'APIConnectionError' || (code !== undefined && CONNECTION_CODES.has(code)) || /^(fetch failed|terminated)$/.test(error.message)) {
+    if (
+      name === 'APIConnectionError' ||
+      (code !== undefined && CONNECTION_CODES.has(code)) ||
+      /^(fetch failed|terminated)$/.test(error.message)
+    ) {
       const detail = code ?? (error.cause instanceof Error ? error.cause.message : error.message);
-      return { kind: 'connection', status: null, retryable: true, retryAfterMs: null, message: `connection failed (${detail})` };
+      return {
+        kind: 'connection',
+        status: null,
+        retryable: true,
+        retryAfterMs: null,
+        message: `connection failed (${detail})`,
+      };
     }
-    return { kind: 'other', status: null, retryable: false, retryAfterMs: null, message: `${name || 'Error'}: ${error.message}` };
+    return {
+      kind: 'other',
+      status: null,
+      retryable: false,
+      retryAfterMs: null,
+      message: `${name || 'Error'}: ${error.message}`,
+    };
   }
   return { kind: 'other', status: null, retryable: false, retryAfterMs: null, message: String(error) };
 }

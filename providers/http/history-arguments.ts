@@ -15,13 +15,19 @@ export const MALFORMED_ARGUMENTS_SENT = '{}';
  * carries the structured `invalid_arguments` error. The trial record keeps
  * the raw string the model wrote; only the wire copy changes.
  */
-export function historyArguments(call: ToolCallProposal, warnings: string[]): { text: string; value: Record<string, unknown> } {
+export function historyArguments(
+  call: ToolCallProposal,
+  warnings: string[],
+): { text: string; value: Record<string, unknown> } {
   try {
     const value: unknown = JSON.parse(call.arguments);
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { text: call.arguments, value: value as Record<string, unknown> };
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      return { text: call.arguments, value: value as Record<string, unknown> };
   } catch {
     // fall through
   }
-  warnings.push(`arguments of call ${call.id} are not a JSON object; sent back as ${MALFORMED_ARGUMENTS_SENT} in the history`);
+  warnings.push(
+    `arguments of call ${call.id} are not a JSON object; sent back as ${MALFORMED_ARGUMENTS_SENT} in the history`,
+  );
   return { text: MALFORMED_ARGUMENTS_SENT, value: {} };
 }

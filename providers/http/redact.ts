@@ -25,7 +25,10 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
     if (secret.length >= 4) result = result.split(secret).join(REDACTED);
   }
   result = result.replace(KEY_PATTERNS[0]!, REDACTED);
-  result = result.replace(KEY_PATTERNS[1]!, (_match, name: string, separator: string) => `${name}${separator}${REDACTED}`);
+  result = result.replace(
+    KEY_PATTERNS[1]!,
+    (_match, name: string, separator: string) => `${name}${separator}${REDACTED}`,
+  );
   result = result.replace(KEY_PATTERNS[2]!, `Bearer ${REDACTED}`);
   return result;
 }

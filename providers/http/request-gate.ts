@@ -32,7 +32,8 @@ export function createRequestGate(options: RequestGateOptions = {}): RequestGate
   const limit = pLimit(concurrency);
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? abortableSleep;
-  const rate = options.requestsPerMinute !== undefined && options.requestsPerMinute > 0 ? options.requestsPerMinute : null;
+  const rate =
+    options.requestsPerMinute !== undefined && options.requestsPerMinute > 0 ? options.requestsPerMinute : null;
   // At least one start per window: a rate below 1 a minute widens the window instead (floor(0.5) would admit nothing).
   const perMinute = rate === null ? null : Math.max(1, Math.floor(rate));
   const windowMs = rate === null || rate >= 1 ? WINDOW_MS : WINDOW_MS / rate;

@@ -68,7 +68,12 @@ export const DEFAULT_RETRY_POLICY: Required<RetryPolicy> = {
  * when it gave one (clamped), else exponential backoff with jitter that only
  * ever shortens the delay, so the ceiling stays a ceiling.
  */
-export function backoffDelay(retry: number, failure: Pick<AttemptFailure, 'retryAfterMs'>, policy: Required<RetryPolicy>, random: () => number): number {
+export function backoffDelay(
+  retry: number,
+  failure: Pick<AttemptFailure, 'retryAfterMs'>,
+  policy: Required<RetryPolicy>,
+  random: () => number,
+): number {
   if (failure.retryAfterMs !== null) return Math.min(failure.retryAfterMs, policy.maxRetryAfterMs);
   const base = Math.min(policy.initialDelayMs * 2 ** retry, policy.maxDelayMs);
   return base * (1 - policy.jitter * random());
@@ -82,7 +87,11 @@ class AttemptTimeout extends Error {
 }
 
 /** Run one attempt with its own timeout; the attempt gets a signal that fires on timeout or caller abort. */
-async function runAttempt<T>(attempt: (signal: AbortSignal) => Promise<T>, timeoutMs: number, parent?: AbortSignal): Promise<T> {
+async function runAttempt<T>(
+  attempt: (signal: AbortSignal) => Promise<T>,
+  timeoutMs: number,
+  parent?: AbortSignal,
+): Promise<T> {
   const controller = new AbortController();
   // The error is built only when the timer fires: capturing a stack per attempt is measurable at thousands of requests.
   const timer = setTimeout(() => controller.abort(new AttemptTimeout(timeoutMs)), timeoutMs);
@@ -100,7 +109,8 @@ async function runAttempt<T>(attempt: (signal: AbortSignal) => Promise<T>, timeo
 }
 
 function describeFailure(error: unknown, now: number): AttemptFailure {
-  if (error instanceof AttemptTimeout) return { kind: 'timeout', status: null, retryable: true, retryAfterMs: null, message: error.message };
+  if (error instanceof AttemptTimeout)
+    return { kind: 'timeout', status: null, retryable: true, retryAfterMs: null, message: error.message };
   return classifyFailure(error, now);
 }
 
@@ -114,7 +124,10 @@ function describeFailure(error: unknown, now: number): AttemptFailure {
  * time (llama.cpp answers 500 to a schema it cannot compile, every time).
  * Aborting `signal` rethrows the signal's reason unchanged.
  */
-export async function withRetries<T>(attempt: (signal: AbortSignal) => Promise<T>, options: RetryOptions): Promise<RetryOutcome<T>> {
+export async function withRetries<T>(
+  attempt: (signal: AbortSignal) => Promise<T>,
+  options: RetryOptions,
+): Promise<RetryOutcome<T>> {
   const policy: Required<RetryPolicy> = {
     maxRetries: options.maxRetries ?? DEFAULT_RETRY_POLICY.maxRetries,
     timeoutMs: options.timeoutMs ?? DEFAULT_RETRY_POLICY.timeoutMs,
@@ -148,10 +161,19 @@ export async function withRetries<T>(attempt: (signal: AbortSignal) => Promise<T
       const exhausted = attemptNumber > policy.maxRetries;
       const repeated = failure.status === 500 && previous === message;
       previous = failure.status === 500 ? message : null;
-      const budgetSpent = failure.status === 429 && failure.retryable && !exhausted && options.rateLimitBudget !== undefined && !options.rateLimitBudget.take();
+      const budgetSpent =
+        failure.status === 429 &&
+        failure.retryable &&
+        !exhausted &&
+        options.rateLimitBudget !== undefined &&
+        !options.rateLimitBudget.take();
       if (!failure.retryable || exhausted || repeated || budgetSpent) {
         const tries = attemptNumber === 1 ? '' : ` (after ${attemptNumber} attempts)`;
-        const why = repeated ? '; the same 500 twice, so not retried again' : budgetSpent ? `; the ${options.rateLimitBudget!.total} retries allowed after 429s are spent` : '';
+        const why = repeated
+          ? '; the same 500 twice, so not retried again'
+          : budgetSpent
+            ? `; the ${options.rateLimitBudget!.total} retries allowed after 429s are spent`
+            : '';
         const scope: FailureScope | null = budgetSpent ? 'run' : repeated ? 'request' : failureScope(failure);
         throw new ProviderError(`${options.label}: ${message}${tries}${why}`, {
           status: failure.status,

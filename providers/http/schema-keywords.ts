@@ -19,7 +19,9 @@ export function dropSchemaKeywords(schema: unknown, keywords: ReadonlySet<string
   for (const [key, value] of Object.entries(schema)) {
     if (keywords.has(key)) continue;
     if (SCHEMA_MAPS.has(key) && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      result[key] = Object.fromEntries(Object.entries(value).map(([name, inner]) => [name, dropSchemaKeywords(inner, keywords)]));
+      result[key] = Object.fromEntries(
+        Object.entries(value).map(([name, inner]) => [name, dropSchemaKeywords(inner, keywords)]),
+      );
     } else {
       result[key] = dropSchemaKeywords(value, keywords);
     }
@@ -28,8 +30,14 @@ export function dropSchemaKeywords(schema: unknown, keywords: ReadonlySet<string
 }
 
 /** The tools with `keywords` dropped from their parameters; the same array when there is nothing to drop. */
-export function toolsWithoutKeywords(tools: ToolDefinition[], keywords: readonly string[] | undefined): ToolDefinition[] {
+export function toolsWithoutKeywords(
+  tools: ToolDefinition[],
+  keywords: readonly string[] | undefined,
+): ToolDefinition[] {
   if (!keywords || keywords.length === 0) return tools;
   const set = new Set(keywords);
-  return tools.map((tool) => ({ ...tool, parameters: dropSchemaKeywords(tool.parameters, set) as ToolDefinition['parameters'] }));
+  return tools.map((tool) => ({
+    ...tool,
+    parameters: dropSchemaKeywords(tool.parameters, set) as ToolDefinition['parameters'],
+  }));
 }

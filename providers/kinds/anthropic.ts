@@ -17,12 +17,26 @@ export const anthropicKind: PresetProviderKind<AnthropicSpec> = {
   async create(spec, context) {
     const apiKey = requireKey(context.env, KEY, spec.text);
     const { createAnthropicProvider } = await import('../anthropic/index.ts');
-    return [createAnthropicProvider({ model: spec.model, baseURL: context.env.ANTHROPIC_BASE_URL || undefined, apiKey, defaultMaxTokens: ANTHROPIC_DEFAULT_MAX_TOKENS })];
+    return [
+      createAnthropicProvider({
+        model: spec.model,
+        baseURL: context.env.ANTHROPIC_BASE_URL || undefined,
+        apiKey,
+        defaultMaxTokens: ANTHROPIC_DEFAULT_MAX_TOKENS,
+      }),
+    ];
   },
   async createPreset(name, preset, context, limits) {
     const apiKey = presetKey(name, preset, KEY, context);
     const { createAnthropicProvider } = await import('../anthropic/index.ts');
     // The preset name is the provider id, as for OpenAI presets: two presets of one model stay two providers.
-    return createAnthropicProvider({ model: preset.model, baseURL: preset.base_url, apiKey, id: name, defaultMaxTokens: ANTHROPIC_DEFAULT_MAX_TOKENS, ...limits });
+    return createAnthropicProvider({
+      model: preset.model,
+      baseURL: preset.base_url,
+      apiKey,
+      id: name,
+      defaultMaxTokens: ANTHROPIC_DEFAULT_MAX_TOKENS,
+      ...limits,
+    });
   },
 };

@@ -42,11 +42,17 @@ export interface ProviderKind<Spec extends { kind: string; text: string }> {
   /** Make the providers the spec stands for (a missing key is a ConfigError, before any call). */
   create(spec: Spec, context: CreateProviderContext): Promise<Provider[]>;
   /** Make one provider from a config preset of this kind; absent = kind not usable as a preset. */
-  createPreset?(name: string, preset: ProviderPreset, context: CreateProviderContext, limits: PresetLimits): Promise<Provider>;
+  createPreset?(
+    name: string,
+    preset: ProviderPreset,
+    context: CreateProviderContext,
+    limits: PresetLimits,
+  ): Promise<Provider>;
 }
 
 /** A kind a config preset may name (`providers:` in toolmark.config.yaml). */
-export type PresetProviderKind<Spec extends { kind: string; text: string }> = ProviderKind<Spec> & Required<Pick<ProviderKind<Spec>, 'createPreset'>>;
+export type PresetProviderKind<Spec extends { kind: string; text: string }> = ProviderKind<Spec> &
+  Required<Pick<ProviderKind<Spec>, 'createPreset'>>;
 
 /** A ConfigError about a `--provider` value. */
 export function badSpec(text: string, message: string, expected: string, suggestion?: string): ConfigError {
@@ -62,12 +68,23 @@ export function needModel(kind: string, rest: string, text: string): string {
 /** The key from the environment, or a ConfigError naming the variable. */
 export function requireKey(env: CreateProviderContext['env'], variable: string, text: string): string {
   const key = env[variable];
-  if (!key) throw badSpec(text, `no API key: set the environment variable ${variable}`, `${variable} in the environment (keys are never read from files)`);
+  if (!key)
+    throw badSpec(
+      text,
+      `no API key: set the environment variable ${variable}`,
+      `${variable} in the environment (keys are never read from files)`,
+    );
   return key;
 }
 
 /** A preset's key: its `api_key_env`, else the kind's own variable (none needed when the kind has none). */
-export function presetKey(name: string, preset: ProviderPreset, kindVariable: string | null, context: CreateProviderContext, fallback?: string): string {
+export function presetKey(
+  name: string,
+  preset: ProviderPreset,
+  kindVariable: string | null,
+  context: CreateProviderContext,
+  fallback?: string,
+): string {
   const variable = preset.api_key_env ?? kindVariable;
   if (variable) return requireKey(context.env, variable, name);
   return fallback ?? 'not-needed';

@@ -10,7 +10,12 @@ export function parseCompatibleTarget(rest: string, text: string): { model: stri
   const at = rest.lastIndexOf('@');
   const model = at > 0 ? rest.slice(0, at).trim() : '';
   const baseURL = at > 0 ? rest.slice(at + 1).trim() : '';
-  if (!model || !/^https?:\/\//.test(baseURL)) throw badSpec(text, 'an OpenAI-compatible provider needs a model and a base URL', 'openai-compatible:MODEL@http://host:port/v1');
+  if (!model || !/^https?:\/\//.test(baseURL))
+    throw badSpec(
+      text,
+      'an OpenAI-compatible provider needs a model and a base URL',
+      'openai-compatible:MODEL@http://host:port/v1',
+    );
   return { model, baseURL };
 }
 
@@ -23,7 +28,8 @@ export function parseCompatibleTarget(rest: string, text: string): { model: stri
 export const openaiCompatibleKind: PresetProviderKind<CompatibleSpec> = {
   kind: 'openai-compatible',
   usage: 'openai-compatible:MODEL@URL',
-  summary: 'any OpenAI-compatible Chat server: llama.cpp, vLLM, Ollama, gateways (key optional: OPENAI_COMPATIBLE_API_KEY)',
+  summary:
+    'any OpenAI-compatible Chat server: llama.cpp, vLLM, Ollama, gateways (key optional: OPENAI_COMPATIBLE_API_KEY)',
   keyVariable: null,
   offline: false,
   defaultMaxTokens: COMPATIBLE_DEFAULT_MAX_TOKENS,
@@ -31,11 +37,28 @@ export const openaiCompatibleKind: PresetProviderKind<CompatibleSpec> = {
   async create(spec, context) {
     const apiKey = context.env[KEY] || 'not-needed';
     const { createOpenAIProvider } = await import('../openai/index.ts');
-    return [createOpenAIProvider({ model: spec.model, api: 'chat', baseURL: spec.baseURL, apiKey, id: 'openai-compatible', defaultMaxTokens: COMPATIBLE_DEFAULT_MAX_TOKENS })];
+    return [
+      createOpenAIProvider({
+        model: spec.model,
+        api: 'chat',
+        baseURL: spec.baseURL,
+        apiKey,
+        id: 'openai-compatible',
+        defaultMaxTokens: COMPATIBLE_DEFAULT_MAX_TOKENS,
+      }),
+    ];
   },
   async createPreset(name, preset, context, limits) {
     const apiKey = presetKey(name, preset, null, context, context.env[KEY] || 'not-needed');
     const { createOpenAIProvider } = await import('../openai/index.ts');
-    return createOpenAIProvider({ model: preset.model, api: 'chat', baseURL: preset.base_url, apiKey, id: name, defaultMaxTokens: COMPATIBLE_DEFAULT_MAX_TOKENS, ...limits });
+    return createOpenAIProvider({
+      model: preset.model,
+      api: 'chat',
+      baseURL: preset.base_url,
+      apiKey,
+      id: name,
+      defaultMaxTokens: COMPATIBLE_DEFAULT_MAX_TOKENS,
+      ...limits,
+    });
   },
 };

@@ -5,7 +5,11 @@ export type OpenAISpec = { kind: 'openai' | 'openai-responses'; text: string; mo
 
 const KEY = 'OPENAI_API_KEY';
 
-function openaiKind<K extends OpenAISpec['kind']>(kind: K, api: 'chat' | 'responses', summary: string): PresetProviderKind<OpenAISpec & { kind: K }> {
+function openaiKind<K extends OpenAISpec['kind']>(
+  kind: K,
+  api: 'chat' | 'responses',
+  summary: string,
+): PresetProviderKind<OpenAISpec & { kind: K }> {
   return {
     kind,
     usage: `${kind}:MODEL`,
@@ -19,12 +23,29 @@ function openaiKind<K extends OpenAISpec['kind']>(kind: K, api: 'chat' | 'respon
       const { createOpenAIProvider } = await import('../openai/index.ts');
       // OPENAI_BASE_URL points the official provider at a proxy or gateway.
       const baseURL = context.env.OPENAI_BASE_URL || undefined;
-      return [createOpenAIProvider({ model: spec.model, api, baseURL, apiKey, id: kind, defaultMaxTokens: OPENAI_DEFAULT_MAX_TOKENS })];
+      return [
+        createOpenAIProvider({
+          model: spec.model,
+          api,
+          baseURL,
+          apiKey,
+          id: kind,
+          defaultMaxTokens: OPENAI_DEFAULT_MAX_TOKENS,
+        }),
+      ];
     },
     async createPreset(name, preset, context, limits) {
       const apiKey = presetKey(name, preset, KEY, context);
       const { createOpenAIProvider } = await import('../openai/index.ts');
-      return createOpenAIProvider({ model: preset.model, api, baseURL: preset.base_url, apiKey, id: name, defaultMaxTokens: OPENAI_DEFAULT_MAX_TOKENS, ...limits });
+      return createOpenAIProvider({
+        model: preset.model,
+        api,
+        baseURL: preset.base_url,
+        apiKey,
+        id: name,
+        defaultMaxTokens: OPENAI_DEFAULT_MAX_TOKENS,
+        ...limits,
+      });
     },
   };
 }
@@ -32,4 +53,8 @@ function openaiKind<K extends OpenAISpec['kind']>(kind: K, api: 'chat' | 'respon
 /** `openai:MODEL`: Chat Completions on api.openai.com (or OPENAI_BASE_URL). */
 export const openaiChatKind = openaiKind('openai', 'chat', 'OpenAI Chat Completions (OPENAI_BASE_URL for a proxy)');
 /** `openai-responses:MODEL`: the Responses API, stateless. */
-export const openaiResponsesKind = openaiKind('openai-responses', 'responses', 'OpenAI Responses API, stateless (store: false)');
+export const openaiResponsesKind = openaiKind(
+  'openai-responses',
+  'responses',
+  'OpenAI Responses API, stateless (store: false)',
+);

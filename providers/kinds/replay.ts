@@ -13,7 +13,14 @@ export const replayKind: ProviderKind<ReplaySpec> = {
   keyVariable: null,
   offline: true,
   defaultMaxTokens: null,
-  parse: (rest, text) => ({ kind: 'replay', text, paths: rest.split(',').map((part) => part.trim()).filter(Boolean) }),
+  parse: (rest, text) => ({
+    kind: 'replay',
+    text,
+    paths: rest
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean),
+  }),
   async create(spec, context) {
     const { createReplayProviders } = await import('../replay/index.ts');
     const paths = spec.paths.length > 0 ? spec.paths : [DEFAULT_CASSETTES];

@@ -27,7 +27,12 @@ export function toChatTools(tools: readonly ToolDefinition[], names: WireNames):
 }
 
 /** Map the normalised request to a Chat Completions body. Returns warnings for anything that had to be adapted. */
-export function toChatRequest(request: ModelRequest, names: WireNames, maxTokensField: MaxTokensField, defaultMaxTokens?: number): { body: ChatCompletionCreateParamsNonStreaming; warnings: string[] } {
+export function toChatRequest(
+  request: ModelRequest,
+  names: WireNames,
+  maxTokensField: MaxTokensField,
+  defaultMaxTokens?: number,
+): { body: ChatCompletionCreateParamsNonStreaming; warnings: string[] } {
   const warnings: string[] = [];
   const messages: ChatCompletionMessageParam[] = [];
   if (request.system !== null) messages.push({ role: 'system', content: request.system });
@@ -80,7 +85,13 @@ export function fromChatResponse(response: ChatCompletion, names: WireNames): Om
   const warnings: string[] = [];
   const choice = response.choices?.[0];
   if (!choice) {
-    return { text: null, tool_calls: [], usage: readUsage(response, warnings), finish_reason: 'error', warnings: [...warnings, 'response had no choices'] };
+    return {
+      text: null,
+      tool_calls: [],
+      usage: readUsage(response, warnings),
+      finish_reason: 'error',
+      warnings: [...warnings, 'response had no choices'],
+    };
   }
   const message = choice.message;
   const toolCalls: ToolCallProposal[] = [];

@@ -44,7 +44,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
   const timeoutMs = options.timeoutMs ?? 60_000;
   const official = baseURL === OPENAI_DEFAULT_BASE_URL;
   const maxTokensField = options.maxTokensField ?? (official ? 'max_completion_tokens' : 'max_tokens');
-  const defaultMaxTokens = options.defaultMaxTokens ?? (official ? VENDOR_DEFAULT_MAX_TOKENS : COMPATIBLE_DEFAULT_MAX_TOKENS);
+  const defaultMaxTokens =
+    options.defaultMaxTokens ?? (official ? VENDOR_DEFAULT_MAX_TOKENS : COMPATIBLE_DEFAULT_MAX_TOKENS);
   const client = new OpenAI({
     apiKey: options.apiKey,
     // Explicit, so a stray OPENAI_BASE_URL cannot redirect a run the factory configured otherwise.
@@ -63,7 +64,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
   async function propose(request: ModelRequest, proposeOptions: ProposeOptions = {}): Promise<ModelTurn> {
     // The request names the model; an empty one falls back to the provider's.
     if (!request.model) request = { ...request, model: options.model };
-    if (options.dropSchemaKeywords?.length) request = { ...request, tools: toolsWithoutKeywords(request.tools, options.dropSchemaKeywords) };
+    if (options.dropSchemaKeywords?.length)
+      request = { ...request, tools: toolsWithoutKeywords(request.tools, options.dropSchemaKeywords) };
     const names = createWireNames(request.tools.map((tool) => tool.name));
     const retryOptions = {
       ...options.retry,
@@ -83,22 +85,39 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
       // A 200 that is not a completion (null, no choices) is the server's failure, not a model that chose to say nothing.
       const value = outcome.value as unknown as { choices?: unknown } | null;
       if (!value || typeof value !== 'object' || !Array.isArray(value.choices) || value.choices.length === 0) {
-        throw new ProviderError(`${label}: response is not a chat completion (${!value || typeof value !== 'object' ? `got ${JSON.stringify(value)}` : 'no choices'})`, { status: null, retryable: false });
+        throw new ProviderError(
+          `${label}: response is not a chat completion (${!value || typeof value !== 'object' ? `got ${JSON.stringify(value)}` : 'no choices'})`,
+          { status: null, retryable: false },
+        );
       }
       const turn = fromChatResponse(outcome.value, names);
-      return { ...turn, latency_ms: outcome.latencyMs, warnings: [...warnings, ...retryWarnings(outcome.retries), ...turn.warnings] };
+      return {
+        ...turn,
+        latency_ms: outcome.latencyMs,
+        warnings: [...warnings, ...retryWarnings(outcome.retries), ...turn.warnings],
+      };
     }
     const { body, warnings } = toResponsesRequest(request, names, defaultMaxTokens);
     const outcome = await withRetries((signal) => client.responses.create(body, { signal }), retryOptions);
     if (!outcome.value || typeof outcome.value !== 'object') {
-      throw new ProviderError(`${label}: response is not a Responses API object (got ${JSON.stringify(outcome.value)})`, { status: null, retryable: false });
+      throw new ProviderError(
+        `${label}: response is not a Responses API object (got ${JSON.stringify(outcome.value)})`,
+        { status: null, retryable: false },
+      );
     }
     if (outcome.value.status === 'failed') {
       const reason = outcome.value.error?.message ?? 'no reason given';
-      throw new ProviderError(`${label}: response failed: ${redactSecrets(reason, secrets)}`, { status: null, retryable: false });
+      throw new ProviderError(`${label}: response failed: ${redactSecrets(reason, secrets)}`, {
+        status: null,
+        retryable: false,
+      });
     }
     const turn = fromResponsesResponse(outcome.value, names);
-    return { ...turn, latency_ms: outcome.latencyMs, warnings: [...warnings, ...retryWarnings(outcome.retries), ...turn.warnings] };
+    return {
+      ...turn,
+      latency_ms: outcome.latencyMs,
+      warnings: [...warnings, ...retryWarnings(outcome.retries), ...turn.warnings],
+    };
   }
 
   return { id, model: options.model, api, gate, propose };

@@ -1,4 +1,9 @@
-import type { FunctionTool, Response, ResponseCreateParamsNonStreaming, ResponseInputItem } from 'openai/resources/responses/responses';
+import type {
+  FunctionTool,
+  Response,
+  ResponseCreateParamsNonStreaming,
+  ResponseInputItem,
+} from 'openai/resources/responses/responses';
 import type { ModelRequest, ModelTurn, ToolCallProposal, ToolDefinition } from '../../src/spec/model.ts';
 import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
@@ -17,7 +22,11 @@ export function toResponsesTools(tools: readonly ToolDefinition[], names: WireNa
 }
 
 /** Map the normalised request to a Responses API body (stateless: `store: false`, full history every turn). */
-export function toResponsesRequest(request: ModelRequest, names: WireNames, defaultMaxTokens?: number): { body: ResponseCreateParamsNonStreaming; warnings: string[] } {
+export function toResponsesRequest(
+  request: ModelRequest,
+  names: WireNames,
+  defaultMaxTokens?: number,
+): { body: ResponseCreateParamsNonStreaming; warnings: string[] } {
   const warnings: string[] = [];
   const input: ResponseInputItem[] = [];
   for (const message of request.messages) {
@@ -27,9 +36,15 @@ export function toResponsesRequest(request: ModelRequest, names: WireNames, defa
         input.push({ type: 'message', role: message.role, content: message.content });
         break;
       case 'assistant':
-        if (message.content !== null && message.content !== '') input.push({ type: 'message', role: 'assistant', content: message.content });
+        if (message.content !== null && message.content !== '')
+          input.push({ type: 'message', role: 'assistant', content: message.content });
         for (const call of message.tool_calls) {
-          input.push({ type: 'function_call', call_id: call.id, name: names.encode(call.name), arguments: historyArguments(call, warnings).text });
+          input.push({
+            type: 'function_call',
+            call_id: call.id,
+            name: names.encode(call.name),
+            arguments: historyArguments(call, warnings).text,
+          });
         }
         break;
       case 'tool':

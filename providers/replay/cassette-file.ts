@@ -22,7 +22,11 @@ export function readCassetteFile(file: string): LocatedLine[] {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError({ file, message: `cannot read cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, expected: 'a readable JSONL file' });
+    throw new ConfigError({
+      file,
+      message: `cannot read cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      expected: 'a readable JSONL file',
+    });
   }
   const lines: LocatedLine[] = [];
   const issues: ConfigIssue[] = [];
@@ -38,7 +42,12 @@ export function readCassetteFile(file: string): LocatedLine[] {
       value = JSON.parse(raw);
     } catch (error) {
       badLines += 1;
-      report({ file, line: lineNumber, message: `invalid JSON: ${(error as Error).message}`, expected: 'one JSON object per line' });
+      report({
+        file,
+        line: lineNumber,
+        message: `invalid JSON: ${(error as Error).message}`,
+        expected: 'one JSON object per line',
+      });
       return;
     }
     // The cheap check accepts what the schema would return unchanged; anything else goes through the schema.
@@ -50,7 +59,13 @@ export function readCassetteFile(file: string): LocatedLine[] {
     if (!parsed.success) {
       badLines += 1;
       for (const issue of parsed.error.issues.slice(0, 3)) {
-        report({ file, line: lineNumber, field: issue.path.join('.') || undefined, message: issue.message, expected: 'a cassette line (SPEC §3)' });
+        report({
+          file,
+          line: lineNumber,
+          field: issue.path.join('.') || undefined,
+          message: issue.message,
+          expected: 'a cassette line (SPEC §3)',
+        });
       }
       return;
     }

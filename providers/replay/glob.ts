@@ -36,7 +36,10 @@ function walk(directory: string, segments: string[], found: Set<string>): void {
 }
 
 function segmentMatcher(segment: string): RegExp {
-  const source = segment.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]');
+  const source = segment
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '[^/]*')
+    .replace(/\?/g, '[^/]');
   return new RegExp(`^${source}$`);
 }
 

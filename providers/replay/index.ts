@@ -56,13 +56,18 @@ export class ReplayProvider implements Provider {
   }
 
   async propose(request: ModelRequest, options: ProposeOptions = {}): Promise<ModelTurn> {
-    if (!options.key) throw new ProviderError('replay provider needs the turn key of each request', { retryable: false });
+    if (!options.key)
+      throw new ProviderError('replay provider needs the turn key of each request', { retryable: false });
     const { located, problem } = this.#find(request, options.key);
     if (problem) throw new ProviderError(problem.message, { retryable: false });
     const { line } = located!;
     if (line.error) {
       // The failure the recording saw, as it saw it: replay shows the original HTTP 500, not "no turn".
-      throw new ProviderError(`replayed failure (${located!.file}:${located!.lineNumber}): ${line.error.message}`, { status: line.error.status, retryable: line.error.retryable, scope: line.error.scope });
+      throw new ProviderError(`replayed failure (${located!.file}:${located!.lineNumber}): ${line.error.message}`, {
+        status: line.error.status,
+        retryable: line.error.retryable,
+        scope: line.error.scope,
+      });
     }
     // A copy, so a caller mutating the turn cannot change later replays.
     return structuredClone(line.response!);
@@ -71,10 +76,16 @@ export class ReplayProvider implements Provider {
   #find(request: ModelRequest, key: TurnKey): { located?: LocatedLine; problem: ReplayProblem | null } {
     const located = this.#lines.get(indexKey(key)) ?? this.#lines.get(indexKey({ ...key, trial: '*' }));
     if (!located) {
-      return { problem: { kind: 'missing', message: `cassette for model \`${this.model}\` has no turn for ${describeKey(key)}; re-record, or check --trials, --surface and --task` } };
+      return {
+        problem: {
+          kind: 'missing',
+          message: `cassette for model \`${this.model}\` has no turn for ${describeKey(key)}; re-record, or check --trials, --surface and --task`,
+        },
+      };
     }
     const recorded = located.line.request_hash;
-    if (recorded === undefined || this.#allowStale || recorded === requestHash(request)) return { located, problem: null };
+    if (recorded === undefined || this.#allowStale || recorded === requestHash(request))
+      return { located, problem: null };
     return { located, problem: { kind: 'stale', message: staleMessage(located, request, key) } };
   }
 }
@@ -83,9 +94,13 @@ function staleMessage(located: LocatedLine, request: ModelRequest, key: TurnKey)
   const { line } = located;
   const current = requestPartHashes(request);
   let what: string;
-  if (line.tools_hash !== undefined && line.tools_hash !== current.tools_hash) what = `the surface \`${key.surface}\` changed`;
+  if (line.tools_hash !== undefined && line.tools_hash !== current.tools_hash)
+    what = `the surface \`${key.surface}\` changed`;
   else if (line.messages_hash !== undefined && line.messages_hash !== current.messages_hash) {
-    what = key.turn === 0 ? `the task \`${key.task}\` changed` : `the task \`${key.task}\` or an earlier tool result changed`;
+    what =
+      key.turn === 0
+        ? `the task \`${key.task}\` changed`
+        : `the task \`${key.task}\` or an earlier tool result changed`;
   } else if (line.tools_hash !== undefined) what = `the request for \`${key.task}\` changed`;
   else what = `the surface \`${key.surface}\` or the task \`${key.task}\` changed`;
   return `stale cassette: ${what} since it was recorded; re-record or pass --allow-stale (${located.file}:${located.lineNumber}, ${describeKey(key)})`;
@@ -100,12 +115,19 @@ function isSynthetic(provider: string, label: string | undefined): boolean {
  * ReplayProvider per recorded model: several synthetic behaviours in one
  * folder become several models of one run.
  */
-export function createReplayProviders(paths: readonly string[], options: ReplayOptions & { root: string }): ReplayProvider[] {
+export function createReplayProviders(
+  paths: readonly string[],
+  options: ReplayOptions & { root: string },
+): ReplayProvider[] {
   const byModel = new Map<string, LocatedLine[]>();
   for (const pattern of paths) {
     const files = expandGlob(pattern, options.root);
     if (files.length === 0) {
-      throw new ConfigError({ file: path.resolve(options.root, pattern), message: 'no cassette matches this path', expected: 'one or more .jsonl cassette files' });
+      throw new ConfigError({
+        file: path.resolve(options.root, pattern),
+        message: 'no cassette matches this path',
+        expected: 'one or more .jsonl cassette files',
+      });
     }
     for (const file of files) {
       for (const located of readCassetteFile(file)) {
@@ -115,6 +137,11 @@ export function createReplayProviders(paths: readonly string[], options: ReplayO
       }
     }
   }
-  if (byModel.size === 0) throw new ConfigError({ file: paths.join(','), message: 'the cassettes hold no turns', expected: 'at least one cassette line' });
+  if (byModel.size === 0)
+    throw new ConfigError({
+      file: paths.join(','),
+      message: 'the cassettes hold no turns',
+      expected: 'at least one cassette line',
+    });
   return [...byModel.keys()].sort().map((model) => new ReplayProvider(model, byModel.get(model)!, options));
 }

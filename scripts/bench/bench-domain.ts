@@ -20,14 +20,19 @@ export interface BenchState {
   notes: { item_id: string; note: string; change_id: string | null }[];
 }
 
-const ItemId = z.string().regex(/^I-\d{3}$/, 'an item id such as I-007').describe('Item ID such as I-007.');
+const ItemId = z
+  .string()
+  .regex(/^I-\d{3}$/, 'an item id such as I-007')
+  .describe('Item ID such as I-007.');
 const Note = z.string().min(1).max(500).describe('The note text, exactly as it should be stored.');
 const Status = z.enum(['open', 'waiting', 'closed']);
 const ItemOutput = z.strictObject({ id: z.string(), name: z.string(), status: Status });
 const read = RuntimeContract.parse({ permission: 'item:read', effect: 'read' });
 
 function notFound(id: string) {
-  return fail(toolError('not_found', `No item ${id} in the live store; older items are in the archive.`, { item_id: id }));
+  return fail(
+    toolError('not_found', `No item ${id} in the live store; older items are in the archive.`, { item_id: id }),
+  );
 }
 
 const getItem: ToolSpec<BenchState> = {
@@ -45,7 +50,8 @@ const lookupArchive: ToolSpec<BenchState> = {
   input: z.strictObject({ item_id: ItemId }),
   output: ItemOutput,
   runtime: read,
-  handler: ({ item_id }: { item_id: string }, { state }) => state.archive.get(item_id) ?? fail(toolError('not_found', `No archived item ${item_id}.`, { item_id })),
+  handler: ({ item_id }: { item_id: string }, { state }) =>
+    state.archive.get(item_id) ?? fail(toolError('not_found', `No archived item ${item_id}.`, { item_id })),
 };
 
 const listItems: ToolSpec<BenchState> = {
@@ -55,7 +61,9 @@ const listItems: ToolSpec<BenchState> = {
   output: z.strictObject({ items: z.array(ItemOutput) }),
   runtime: read,
   handler: (input: { status?: Item['status']; limit: number }, { state }) => ({
-    items: [...state.items.values()].filter((item) => !input.status || item.status === input.status).slice(0, input.limit),
+    items: [...state.items.values()]
+      .filter((item) => !input.status || item.status === input.status)
+      .slice(0, input.limit),
   }),
 };
 
@@ -65,15 +73,26 @@ const previewNote: ToolSpec<BenchState> = {
   input: z.strictObject({ item_id: ItemId, note: Note }),
   output: z.strictObject({ item_id: z.string(), would_add: z.string() }),
   runtime: read,
-  handler: ({ item_id, note }: { item_id: string; note: string }, { state }) => (state.items.has(item_id) ? { item_id, would_add: note } : notFound(item_id)),
+  handler: ({ item_id, note }: { item_id: string; note: string }, { state }) =>
+    state.items.has(item_id) ? { item_id, would_add: note } : notFound(item_id),
 };
 
 const recordNote: ToolSpec<BenchState> = {
   name: 'note.record',
-  description: 'Add a note to an item. Writes; needs approval of this exact note (preview it first). Idempotent by change_id.',
-  input: z.strictObject({ item_id: ItemId, note: Note, change_id: z.string().min(4).describe('A unique id for this one write.') }),
+  description:
+    'Add a note to an item. Writes; needs approval of this exact note (preview it first). Idempotent by change_id.',
+  input: z.strictObject({
+    item_id: ItemId,
+    note: Note,
+    change_id: z.string().min(4).describe('A unique id for this one write.'),
+  }),
   output: z.strictObject({ item_id: z.string(), status: z.literal('recorded'), notes: z.number().int() }),
-  runtime: RuntimeContract.parse({ permission: 'item:write', effect: 'write', approval: 'required', idempotency_key: 'change_id' }),
+  runtime: RuntimeContract.parse({
+    permission: 'item:write',
+    effect: 'write',
+    approval: 'required',
+    idempotency_key: 'change_id',
+  }),
   handler: (input: { item_id: string; note: string; change_id: string }, { state, signal, recordEffect }) => {
     if (!state.items.has(input.item_id)) return notFound(input.item_id);
     signal.throwIfAborted();
@@ -117,11 +136,47 @@ const itemOperation: ToolSpec<BenchState> = {
 };
 
 const actions: ActionSpec[] = [
-  { id: 'item.get', description: 'Read one live item.', effect: 'read', permission: 'item:read', approval: 'never', idempotency_key: null },
-  { id: 'item.lookup_archive', description: 'Read one archived item.', effect: 'read', permission: 'item:read', approval: 'never', idempotency_key: null },
-  { id: 'item.list', description: 'List live items.', effect: 'read', permission: 'item:read', approval: 'never', idempotency_key: null },
-  { id: 'note.preview', description: 'Preview a note.', effect: 'read', permission: 'item:read', approval: 'never', idempotency_key: null },
-  { id: 'note.record', description: 'Add a note to an item.', effect: 'write', permission: 'item:write', approval: 'required', idempotency_key: 'change_id', preview: 'note.preview' },
+  {
+    id: 'item.get',
+    description: 'Read one live item.',
+    effect: 'read',
+    permission: 'item:read',
+    approval: 'never',
+    idempotency_key: null,
+  },
+  {
+    id: 'item.lookup_archive',
+    description: 'Read one archived item.',
+    effect: 'read',
+    permission: 'item:read',
+    approval: 'never',
+    idempotency_key: null,
+  },
+  {
+    id: 'item.list',
+    description: 'List live items.',
+    effect: 'read',
+    permission: 'item:read',
+    approval: 'never',
+    idempotency_key: null,
+  },
+  {
+    id: 'note.preview',
+    description: 'Preview a note.',
+    effect: 'read',
+    permission: 'item:read',
+    approval: 'never',
+    idempotency_key: null,
+  },
+  {
+    id: 'note.record',
+    description: 'Add a note to an item.',
+    effect: 'write',
+    permission: 'item:write',
+    approval: 'required',
+    idempotency_key: 'change_id',
+    preview: 'note.preview',
+  },
 ];
 
 // Items never change (only notes are written), so trials share frozen item objects.

@@ -25,11 +25,14 @@ export const BAD_OFFSET = 7;
 function exposedCall(surface: ResolvedSurface, call: ScriptCall): { name: string; arguments: string } {
   for (const tool of surface.tools) {
     const mapping = tool.mapping;
-    if (mapping.kind === 'identity' && mapping.action === call.action) return { name: tool.name, arguments: encode(call.args, call.broken) };
+    if (mapping.kind === 'identity' && mapping.action === call.action)
+      return { name: tool.name, arguments: encode(call.args, call.broken) };
     if (mapping.kind === 'multiplexed') {
       const selector = Object.entries(mapping.map).find(([, action]) => action === call.action)?.[0];
       if (selector === undefined) continue;
-      const args = mapping.arguments ? { [mapping.field]: selector, [mapping.arguments]: call.args } : { [mapping.field]: selector, ...call.args };
+      const args = mapping.arguments
+        ? { [mapping.field]: selector, [mapping.arguments]: call.args }
+        : { [mapping.field]: selector, ...call.args };
       return { name: tool.name, arguments: encode(args, call.broken) };
     }
   }
@@ -48,7 +51,13 @@ function scriptedTurn(script: Script, surface: ResolvedSurface, key: TurnKey): S
   const latency_ms = 380 + ((key.turn * 37 + key.task.length * 11) % 240);
   const call = script.calls[key.turn];
   if (!call) return { text: script.text, tool_calls: [], usage, latency_ms, finish_reason: 'stop' };
-  return { text: null, tool_calls: [{ id: `call-${key.turn}`, ...exposedCall(surface, call) }], usage, latency_ms, finish_reason: 'tool_calls' };
+  return {
+    text: null,
+    tool_calls: [{ id: `call-${key.turn}`, ...exposedCall(surface, call) }],
+    usage,
+    latency_ms,
+    finish_reason: 'tool_calls',
+  };
 }
 
 /**
@@ -65,7 +74,8 @@ export async function recordBenchCassette(root: string, trials: number): Promise
     (_request: ModelRequest, key: TurnKey | undefined) => {
       const task = tasks.get(key!.task)!;
       const surface = surfaces.get(key!.surface)!;
-      const usual = task.weakOnWide && surface.tools.some((tool) => tool.mapping.kind === 'multiplexed') ? task.bad : task.good;
+      const usual =
+        task.weakOnWide && surface.tools.some((tool) => tool.mapping.kind === 'multiplexed') ? task.bad : task.good;
       return scriptedTurn(key!.trial === 0 ? usual : task.bad, surface, key!);
     },
     { id: 'synthetic', model: BENCH_MODEL },

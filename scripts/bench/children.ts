@@ -10,7 +10,10 @@ const BIN = fileURLToPath(new URL('../../bin/toolmark.js', import.meta.url));
 
 export type WithRss<T> = T & { max_rss_mb: number };
 
-function run(args: string[], cwd = REPOSITORY): Promise<{ stdout: string; stderr: string; code: number | null; wallMs: number }> {
+function run(
+  args: string[],
+  cwd = REPOSITORY,
+): Promise<{ stdout: string; stderr: string; code: number | null; wallMs: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });

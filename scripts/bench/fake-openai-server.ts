@@ -34,7 +34,11 @@ function readBody(request: IncomingMessage): Promise<string> {
 
 function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
-  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   response.end(text);
 }
 
@@ -51,7 +55,9 @@ function completion(id: string) {
         message: {
           role: 'assistant',
           content: `answer to ${id}`,
-          tool_calls: [{ id: `call-${id}`, type: 'function', function: { name: 'item__get', arguments: '{"item_id":"I-001"}' } }],
+          tool_calls: [
+            { id: `call-${id}`, type: 'function', function: { name: 'item__get', arguments: '{"item_id":"I-001"}' } },
+          ],
         },
       },
     ],
@@ -75,7 +81,15 @@ const server = createServer(async (request, response) => {
   const body = await readBody(request);
   if (request.url === '/bench/stats') {
     const duplicates = [...answered].filter(([, count]) => count > 1).map(([id]) => id);
-    sendJson(response, 200, { ids: answered.size, answers: [...answered.values()].reduce((sum, count) => sum + count, 0), attempts: [...attempts.values()].reduce((sum, count) => sum + count, 0), refused, duplicates, connections, answered_ids: [...answered.keys()] });
+    sendJson(response, 200, {
+      ids: answered.size,
+      answers: [...answered.values()].reduce((sum, count) => sum + count, 0),
+      attempts: [...attempts.values()].reduce((sum, count) => sum + count, 0),
+      refused,
+      duplicates,
+      connections,
+      answered_ids: [...answered.keys()],
+    });
     return;
   }
   if (request.url === '/bench/reset') {
@@ -105,7 +119,12 @@ const server = createServer(async (request, response) => {
   const number = Number(/(\d+)$/.exec(id)?.[1] ?? NaN);
   if (mode.refuse_every > 0 && attempt === 1 && number % mode.refuse_every === 0) {
     refused += 1;
-    sendJson(response, 429, { error: { message: 'rate limited (bench)', type: 'rate_limit_exceeded' } }, { 'retry-after': mode.retry_after });
+    sendJson(
+      response,
+      429,
+      { error: { message: 'rate limited (bench)', type: 'rate_limit_exceeded' } },
+      { 'retry-after': mode.retry_after },
+    );
     return;
   }
   setTimeout(() => {

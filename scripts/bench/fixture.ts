@@ -30,7 +30,11 @@ export function itemStatus(n: number): ItemStatus {
 }
 
 export function liveItems(): Item[] {
-  return Array.from({ length: LIVE_ITEMS }, (_unused, index) => ({ id: itemId(index + 1), name: `Item ${index + 1}`, status: itemStatus(index + 1) }));
+  return Array.from({ length: LIVE_ITEMS }, (_unused, index) => ({
+    id: itemId(index + 1),
+    name: `Item ${index + 1}`,
+    status: itemStatus(index + 1),
+  }));
 }
 
 export function archivedItems(): Item[] {

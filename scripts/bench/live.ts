@@ -24,15 +24,28 @@ export interface LiveResult {
   /** Results whose text does not name their own request id, or ids answered twice (must be 0). */
   mismatched: number;
   /** `connections`: TCP connections the client opened during the measurement (keep-alive: about `concurrency`). */
-  server: { ids: number; answers: number; attempts: number; refused: number; duplicates: number; missing: number; connections: number };
+  server: {
+    ids: number;
+    answers: number;
+    attempts: number;
+    refused: number;
+    duplicates: number;
+    missing: number;
+    connections: number;
+  };
 }
 
 const SERVER = fileURLToPath(new URL('./fake-openai-server.ts', import.meta.url));
 const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Start the fake server; resolves with its base URL and a stop function. */
-export async function startFakeServer(delayMs: number): Promise<{ url: string; stop: () => void; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, '--delay-ms', String(delayMs)], { cwd: REPOSITORY, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startFakeServer(
+  delayMs: number,
+): Promise<{ url: string; stop: () => void; child: ChildProcess }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVER, '--delay-ms', String(delayMs)], {
+    cwd: REPOSITORY,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`bench: fake server exited (${code})`)));
@@ -45,7 +58,10 @@ export async function startFakeServer(delayMs: number): Promise<{ url: string; s
 }
 
 async function control(url: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(`${url}${path}`, { method: body === undefined ? 'GET' : 'POST', body: body === undefined ? undefined : JSON.stringify(body) });
+  const response = await fetch(`${url}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return response.json();
 }
 
@@ -54,7 +70,19 @@ function request(id: string): ModelRequest {
     model: 'bench-live',
     system: null,
     messages: [{ role: 'user', content: `What is the status of item I-001? (req ${id})` }],
-    tools: [{ name: 'item.get', description: 'Read one item by ID.', parameters: { type: 'object', properties: { item_id: { type: 'string' } }, required: ['item_id'], additionalProperties: false }, strict: true }],
+    tools: [
+      {
+        name: 'item.get',
+        description: 'Read one item by ID.',
+        parameters: {
+          type: 'object',
+          properties: { item_id: { type: 'string' } },
+          required: ['item_id'],
+          additionalProperties: false,
+        },
+        strict: true,
+      },
+    ],
     tool_choice: 'auto',
     settings: {},
   };
@@ -64,11 +92,27 @@ function request(id: string): ModelRequest {
  * Send `count` requests at once through one adapter instance capped at
  * `concurrency`, and check every one completed exactly once.
  */
-export async function measureLive(options: { url: string; count: number; concurrency: number; delayMs: number; prefix: string; refuseEvery?: number }): Promise<LiveResult> {
-  const provider = createOpenAIProvider({ model: 'bench-live', api: 'chat', baseURL: `${options.url}/v1`, apiKey: 'sk-bench-local-not-a-key', concurrency: options.concurrency, maxRetries: 3 });
+export async function measureLive(options: {
+  url: string;
+  count: number;
+  concurrency: number;
+  delayMs: number;
+  prefix: string;
+  refuseEvery?: number;
+}): Promise<LiveResult> {
+  const provider = createOpenAIProvider({
+    model: 'bench-live',
+    api: 'chat',
+    baseURL: `${options.url}/v1`,
+    apiKey: 'sk-bench-local-not-a-key',
+    concurrency: options.concurrency,
+    maxRetries: 3,
+  });
   // Warm-up (connections, JIT) on ids the measurement does not use.
   await control(options.url, '/bench/mode', { refuse_every: 0 });
-  await Promise.all(Array.from({ length: options.concurrency * 8 }, (_unused, index) => provider.propose(request(`warm-${index}`))));
+  await Promise.all(
+    Array.from({ length: options.concurrency * 8 }, (_unused, index) => provider.propose(request(`warm-${index}`))),
+  );
   await control(options.url, '/bench/reset', {});
   await control(options.url, '/bench/mode', { refuse_every: options.refuseEvery ?? 0, retry_after: '0.2' });
 

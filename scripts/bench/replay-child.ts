@@ -17,7 +17,8 @@ if (!root || !target || (mode !== 'replay' && mode !== 'rescore')) {
 // set by src/cli/main.ts), and, as the CLI does, memory handed back where the
 // run's phases meet (its `betweenPhases` hook).
 limitHeapGrowth();
-const timings = mode === 'replay'
-  ? await timedReplay(root, target, { betweenPhases: releaseMemory })
-  : await timedRescore(root, target, { betweenPhases: releaseMemory });
+const timings =
+  mode === 'replay'
+    ? await timedReplay(root, target, { betweenPhases: releaseMemory })
+    : await timedRescore(root, target, { betweenPhases: releaseMemory });
 process.stdout.write(`${JSON.stringify({ ...timings, max_rss_mb: process.resourceUsage().maxRSS / 1024 })}\n`);

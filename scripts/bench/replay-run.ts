@@ -33,10 +33,17 @@ export interface ReplayTimings {
 }
 
 const now = () => performance.now();
-const cpu = () => { const usage = process.cpuUsage(); return (usage.user + usage.system) / 1000; };
+const cpu = () => {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+};
 
 /** Replay the bench project at `root` into `root/results/<runId>` and time each phase. */
-export async function timedReplay(root: string, runId: string, hooks: { onTrialDone?: (done: number) => void; betweenPhases?: () => Promise<void> } = {}): Promise<ReplayTimings> {
+export async function timedReplay(
+  root: string,
+  runId: string,
+  hooks: { onTrialDone?: (done: number) => void; betweenPhases?: () => Promise<void> } = {},
+): Promise<ReplayTimings> {
   const started = now();
   const marks = new Map<string, { wall: number; cpu: number }>();
   let done = 0;
@@ -86,12 +93,22 @@ export interface RescoreTimings {
  * trial is graded again against the project's tasks, aggregated into a
  * fresh summary.json, and the reports are re-rendered.
  */
-export async function timedRescore(root: string, runDir: string, hooks: { betweenPhases?: () => Promise<void> } = {}): Promise<RescoreTimings> {
+export async function timedRescore(
+  root: string,
+  runDir: string,
+  hooks: { betweenPhases?: () => Promise<void> } = {},
+): Promise<RescoreTimings> {
   const started = now();
   const cpuStart = cpu();
   const project = await loadProjectForRun(root, runDir);
   const afterLoad = now();
   const result = await rescoreRun({ runDir, root, project, events: { betweenPhases: hooks.betweenPhases } });
   const finished = now();
-  return { trials: result.trials, loadMs: afterLoad - started, rescoreMs: finished - afterLoad, cpuMs: cpu() - cpuStart, changed: result.changed };
+  return {
+    trials: result.trials,
+    loadMs: afterLoad - started,
+    rescoreMs: finished - afterLoad,
+    cpuMs: cpu() - cpuStart,
+    changed: result.changed,
+  };
 }

@@ -28,7 +28,11 @@ export function median(values: readonly number[]): number {
 export function timeCommand(args: string[], runs: number, cwd = REPOSITORY): StartupResult {
   const once = () => {
     const started = performance.now();
-    const result = spawnSync(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+    const result = spawnSync(process.execPath, [BIN, ...args], {
+      cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+    });
     return { ms: performance.now() - started, status: result.status };
   };
   once();
@@ -39,5 +43,12 @@ export function timeCommand(args: string[], runs: number, cwd = REPOSITORY): Sta
     times.push(ms);
     exitCode = status;
   }
-  return { command: `toolmark ${args.join(' ')}`, runs, medianMs: median(times), minMs: Math.min(...times), maxMs: Math.max(...times), exitCode };
+  return {
+    command: `toolmark ${args.join(' ')}`,
+    runs,
+    medianMs: median(times),
+    minMs: Math.min(...times),
+    maxMs: Math.max(...times),
+    exitCode,
+  };
 }

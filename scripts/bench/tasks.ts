@@ -79,15 +79,22 @@ function mustAbstain(index: number): BenchTask {
       : {
           id: `abstain-direct-${index}`,
           kind: 'must-abstain',
-          messages: [{ role: 'user', content: `In one sentence, what does the abbreviation SKU mean? (question ${index})` }],
+          messages: [
+            { role: 'user', content: `In one sentence, what does the abbreviation SKU mean? (question ${index})` },
+          ],
           actor: READER,
           expect: { abstain: true },
           limits: { max_calls: 2, max_turns: 3 },
         },
     split: splitOf(index),
-    good: asks ? { calls: [], text: 'Which item should I add the note to, and what should it say?' } : { calls: [], text: 'SKU means stock keeping unit.' },
+    good: asks
+      ? { calls: [], text: 'Which item should I add the note to, and what should it say?' }
+      : { calls: [], text: 'SKU means stock keeping unit.' },
     bad: asks
-      ? { calls: [{ action: 'note.record', args: { item_id: itemId(1), note: 'note', change_id: `chg-bad-${index}` } }], text: 'Done.' }
+      ? {
+          calls: [{ action: 'note.record', args: { item_id: itemId(1), note: 'note', change_id: `chg-bad-${index}` } }],
+          text: 'Done.',
+        }
       : { calls: [{ action: 'item.list', args: {} }], text: 'SKU means stock keeping unit.' },
     weakOnWide: false,
   };
@@ -105,7 +112,10 @@ function similarTool(index: number): BenchTask {
       limits: { max_calls: 3, max_turns: 4 },
     },
     split: splitOf(index),
-    good: { calls: [{ action: 'item.lookup_archive', args: { item_id: id } }], text: `Archived item ${id} was closed.` },
+    good: {
+      calls: [{ action: 'item.lookup_archive', args: { item_id: id } }],
+      text: `Archived item ${id} was closed.`,
+    },
     bad: { calls: [{ action: 'item.get', args: { item_id: id } }], text: `I could not find ${id}.` },
     weakOnWide: index % 2 === 1,
   };
@@ -124,11 +134,20 @@ function multiStep(index: number): BenchTask {
     spec: {
       id: `multi-note-${index}`,
       kind: 'multi-step',
-      messages: [{ role: 'user', content: `Find waiting item number ${position} in the list and add the note "${note}" to it. Preview the note first.` }],
+      messages: [
+        {
+          role: 'user',
+          content: `Find waiting item number ${position} in the list and add the note "${note}" to it. Preview the note first.`,
+        },
+      ],
       actor: WRITER,
       approve: 'after_preview',
       expect: {
-        sequence: [{ action: 'item.list', args: { status: 'waiting' } }, { action: 'note.preview', args: { item_id: id, note } }, { action: 'note.record', args: { item_id: id, note } }],
+        sequence: [
+          { action: 'item.list', args: { status: 'waiting' } },
+          { action: 'note.preview', args: { item_id: id, note } },
+          { action: 'note.record', args: { item_id: id, note } },
+        ],
         final_state: { note_count: 1, notes: { [id]: [note] } },
         evidence: [id],
       },
@@ -143,7 +162,12 @@ function multiStep(index: number): BenchTask {
 
 /** The 50 generated tasks, in a fixed order. */
 export function benchTasks(): BenchTask[] {
-  const make = { 'must-call': mustCall, 'must-abstain': mustAbstain, 'similar-tool': similarTool, 'multi-step': multiStep };
+  const make = {
+    'must-call': mustCall,
+    'must-abstain': mustAbstain,
+    'similar-tool': similarTool,
+    'multi-step': multiStep,
+  };
   return (Object.keys(TASKS_PER_KIND) as (keyof typeof TASKS_PER_KIND)[]).flatMap((kind) =>
     Array.from({ length: TASKS_PER_KIND[kind] }, (_unused, index) => make[kind](index)),
   );

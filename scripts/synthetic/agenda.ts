@@ -46,7 +46,11 @@ export const NEAR_SYNONYMS: Record<string, readonly string[]> = {
   'billing.refund.submit': ['billing.refund.preview'],
 };
 
-const userText = (task: Task) => task.messages.filter((message) => message.role === 'user').map((message) => message.content).join('\n');
+const userText = (task: Task) =>
+  task.messages
+    .filter((message) => message.role === 'user')
+    .map((message) => message.content)
+    .join('\n');
 
 /** Text the user quoted (single or double quotes around a phrase, not an apostrophe). */
 export function quotedText(text: string): string | null {
@@ -83,7 +87,11 @@ function valueFor(field: string, constraint: Constraint, setting: TrialSetting, 
   return constraint;
 }
 
-function argsFrom(constraints: ArgConstraints | undefined, setting: TrialSetting, hint: TaskHint): Record<string, unknown> {
+function argsFrom(
+  constraints: ArgConstraints | undefined,
+  setting: TrialSetting,
+  hint: TaskHint,
+): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const [field, constraint] of Object.entries(constraints ?? {})) {
     const value = valueFor(field, constraint, setting, hint);
@@ -97,8 +105,10 @@ function continues(earlier: SequenceStep, later: SequenceStep): boolean {
   if (typeof earlier === 'string' || typeof later === 'string' || earlier.action !== later.action) return false;
   const before = earlier.args ?? {};
   const after = later.args ?? {};
-  return Object.entries(before).every(([field, value]) => JSON.stringify(after[field]) === JSON.stringify(value))
-    && Object.keys(after).every((field) => field in before || field === 'cursor' || field === 'limit');
+  return (
+    Object.entries(before).every(([field, value]) => JSON.stringify(after[field]) === JSON.stringify(value)) &&
+    Object.keys(after).every((field) => field in before || field === 'cursor' || field === 'limit')
+  );
 }
 
 /** The right calls for a task, before any temperament: from hints, else from `expect`. */
@@ -118,7 +128,13 @@ function rightSteps(setting: TrialSetting, hint: TaskHint): Step[] {
   }
   const steps: Step[] = raw.map((step) => {
     const args = { ...argsFrom(step.args, setting, hint), ...(hint.args?.[step.action] ?? {}) };
-    return { action: step.action, intended: step.action, args, page: wantsAll && step.action.endsWith('.list'), role: 'main' };
+    return {
+      action: step.action,
+      intended: step.action,
+      args,
+      page: wantsAll && step.action.endsWith('.list'),
+      role: 'main',
+    };
   });
   fillPairs(steps, setting, hint);
   return steps;
@@ -139,10 +155,16 @@ function fillPairs(steps: Step[], setting: TrialSetting, hint: TaskHint): void {
       : steps.find((other) => byId.get(other.action)?.preview === step.action);
     if (partner) {
       for (const [field, value] of Object.entries(partner.args as Record<string, unknown>)) {
-        if (field !== write?.idempotency_key && field !== byId.get(partner.action)?.idempotency_key && args[field] === undefined) args[field] = value;
+        if (
+          field !== write?.idempotency_key &&
+          field !== byId.get(partner.action)?.idempotency_key &&
+          args[field] === undefined
+        )
+          args[field] = value;
       }
     }
-    if ('ticket_id' in args && args.note === undefined && /followup/.test(step.action)) args.note = quotedText(userText(setting.task)) ?? hint.note ?? 'Following up on this ticket.';
+    if ('ticket_id' in args && args.note === undefined && /followup/.test(step.action))
+      args.note = quotedText(userText(setting.task)) ?? hint.note ?? 'Following up on this ticket.';
     const key = byId.get(step.action)?.idempotency_key;
     if (key && (args[key] === undefined || args[key] === null)) args[key] = idempotencyKey(setting, args);
   }
@@ -158,7 +180,9 @@ function fillPairs(steps: Step[], setting: TrialSetting, hint: TaskHint): void {
 function confusionFactor(setting: TrialSetting, action: string, other: string): number {
   const { traits, behaviour } = setting;
   if (traits.wide) return SURFACE_EFFECTS.wide.confuse * revisionFactor(setting);
-  const described = traits.disambiguates(action, other) ? SURFACE_EFFECTS.disambiguated.confuse : SURFACE_EFFECTS.undisambiguated.confuse;
+  const described = traits.disambiguates(action, other)
+    ? SURFACE_EFFECTS.disambiguated.confuse
+    : SURFACE_EFFECTS.undisambiguated.confuse;
   const named = nameEffect(behaviour, traits.namesDistinguish(action, other));
   return Math.min(described, named) * revisionFactor(setting);
 }
@@ -172,7 +196,12 @@ function revisionFactor({ traits, behaviour, task }: TrialSetting): number {
 const idIn = (text: string, pattern: RegExp): string | null => pattern.exec(text)?.[0] ?? null;
 
 /** The arguments of `to` for a model that meant `from` with `args`; null when the swap would make no sense. */
-function swapArgs(from: string, to: string, args: Record<string, unknown>, setting: TrialSetting): Record<string, unknown> | null {
+function swapArgs(
+  from: string,
+  to: string,
+  args: Record<string, unknown>,
+  setting: TrialSetting,
+): Record<string, unknown> | null {
   const text = userText(setting.task);
   const { simulated_latency_ms: _latency, action_id: _action, refund_id: _refund, cursor: _cursor, ...rest } = args;
   if (to === 'ticket.get' || to === 'ticket.lookup_slow') {
@@ -202,8 +231,9 @@ function swapArgs(from: string, to: string, args: Record<string, unknown>, setti
 function confuse(step: Step, index: number, setting: TrialSetting): Step {
   const { task, behaviour, seed } = setting;
   const firstStep = index === 0 && (task.kind === 'must-call' || task.kind === 'similar-tool');
-  const candidates = [...new Set([...(firstStep ? task.expect.distractors ?? [] : []), ...(NEAR_SYNONYMS[step.action] ?? [])])]
-    .filter((other) => other !== step.action && setting.traits.has(other));
+  const candidates = [
+    ...new Set([...(firstStep ? (task.expect.distractors ?? []) : []), ...(NEAR_SYNONYMS[step.action] ?? [])]),
+  ].filter((other) => other !== step.action && setting.traits.has(other));
   if (candidates.length === 0) return step;
   const other = pick(candidates, ...seed, 'confuse-which', index);
   const probability = Math.min(0.95, behaviour.rates.confuse * confusionFactor(setting, step.action, other));
@@ -224,23 +254,36 @@ function extraRead(step: Step): Step | null {
       return last && typeof last === 'object' ? build(last as Record<string, unknown>) : null;
     },
   });
-  const firstOf = (list: unknown) => (Array.isArray(list) && list[0] && typeof list[0] === 'object' ? (list[0] as Record<string, unknown>).id : undefined);
+  const firstOf = (list: unknown) =>
+    Array.isArray(list) && list[0] && typeof list[0] === 'object' ? (list[0] as Record<string, unknown>).id : undefined;
   switch (step.action) {
     case 'ticket.record_followup':
     case 'ticket.preview_followup':
-      return read('ticket.get', (output) => (typeof output.ticket_id === 'string' ? { ticket_id: output.ticket_id } : null));
+      return read('ticket.get', (output) =>
+        typeof output.ticket_id === 'string' ? { ticket_id: output.ticket_id } : null,
+      );
     case 'ticket.list':
-      return read('ticket.get', (output) => (typeof firstOf(output.tickets) === 'string' ? { ticket_id: firstOf(output.tickets) } : null));
+      return read('ticket.get', (output) =>
+        typeof firstOf(output.tickets) === 'string' ? { ticket_id: firstOf(output.tickets) } : null,
+      );
     case 'billing.invoice.get':
     case 'billing.invoice.lookup_archive':
-      return read('billing.customer.get', (output) => (typeof output.customer_id === 'string' ? { customer_id: output.customer_id } : null));
+      return read('billing.customer.get', (output) =>
+        typeof output.customer_id === 'string' ? { customer_id: output.customer_id } : null,
+      );
     case 'billing.customer.search':
-      return read('billing.customer.get', (output) => (typeof firstOf(output.customers) === 'string' ? { customer_id: firstOf(output.customers) } : null));
+      return read('billing.customer.get', (output) =>
+        typeof firstOf(output.customers) === 'string' ? { customer_id: firstOf(output.customers) } : null,
+      );
     case 'billing.invoice.list':
-      return read('billing.invoice.get', (output) => (typeof firstOf(output.invoices) === 'string' ? { invoice_id: firstOf(output.invoices) } : null));
+      return read('billing.invoice.get', (output) =>
+        typeof firstOf(output.invoices) === 'string' ? { invoice_id: firstOf(output.invoices) } : null,
+      );
     case 'billing.refund.submit':
     case 'billing.refund.preview':
-      return read('billing.invoice.get', (output) => (typeof output.invoice_id === 'string' ? { invoice_id: output.invoice_id } : null));
+      return read('billing.invoice.get', (output) =>
+        typeof output.invoice_id === 'string' ? { invoice_id: output.invoice_id } : null,
+      );
     default:
       return null;
   }
@@ -250,29 +293,41 @@ function extraRead(step: Step): Step | null {
 function guessForAbstain(setting: TrialSetting): Step | null {
   const { task, traits } = setting;
   const text = userText(task);
-  const wantsWrite = /\b(add|record|send|post|note|log|close|delete|merge|bump|refund|issue|void|knock|move)\b/i.test(text);
+  const wantsWrite = /\b(add|record|send|post|note|log|close|delete|merge|bump|refund|issue|void|knock|move)\b/i.test(
+    text,
+  );
   const canAct = task.actor.permissions.length > 0;
   // Only a model that writes unasked elsewhere guesses a write; a careful one guesses with a read.
   const mayWrite = setting.behaviour.rates.writeUnasked >= 0.1;
   if (!canAct) return null;
-  const step = (action: string, args: Record<string, unknown>): Step | null => (traits.has(action) ? { action, intended: action, args, page: false, role: 'guess' } : null);
+  const step = (action: string, args: Record<string, unknown>): Step | null =>
+    traits.has(action) ? { action, intended: action, args, page: false, role: 'guess' } : null;
   if (task.domain === 'tickets') {
     const ticket = idIn(text, /T-\d{3}/) ?? 'T-101';
     if (wantsWrite && mayWrite && task.actor.permissions.includes('ticket:write')) {
       const note = quotedText(text) ?? (/close/i.test(text) ? 'Closed: customer confirmed the fix.' : 'Fixed.');
-      return step('ticket.record_followup', { ticket_id: ticket, note, action_id: idempotencyKey(setting, { ticket_id: ticket }) });
+      return step('ticket.record_followup', {
+        ticket_id: ticket,
+        note,
+        action_id: idempotencyKey(setting, { ticket_id: ticket }),
+      });
     }
     return idIn(text, /T-\d{3}/) ? step('ticket.get', { ticket_id: ticket }) : step('ticket.list', {});
   }
   const invoice = idIn(text, /INV-\d{4}/);
   const dollars = /\$(\d+(?:\.\d+)?)/.exec(text);
   if (wantsWrite && mayWrite && task.actor.permissions.includes('billing:refund') && /refund|void/i.test(text)) {
-    const args = { invoice_id: invoice ?? 'INV-1001', amount_cents: dollars ? Math.round(Number(dollars[1]) * 100) : 1000 };
+    const args = {
+      invoice_id: invoice ?? 'INV-1001',
+      amount_cents: dollars ? Math.round(Number(dollars[1]) * 100) : 1000,
+    };
     return step('billing.refund.submit', { ...args, refund_id: idempotencyKey(setting, args) });
   }
   if (invoice) return step('billing.invoice.get', { invoice_id: invoice });
   const name = /\b([A-Z][a-z]+ (?:Corp|Logistics|Legal|Bakery|Dental|Florists|Ltd|Analytics))\b/.exec(text)?.[1];
-  return name ? step('billing.customer.search', { name: name.split(' ')[0] }) : step('billing.invoice.list', { customer_id: 'C-1' });
+  return name
+    ? step('billing.customer.search', { name: name.split(' ')[0] })
+    : step('billing.invoice.list', { customer_id: 'C-1' });
 }
 
 /**

@@ -9,7 +9,8 @@ import { TASK_HINTS } from './task-hints.ts';
 
 const dollars = (cents: unknown) => (typeof cents === 'number' ? `$${(cents / 100).toFixed(2)}` : '?');
 type Row = Record<string, unknown>;
-const rows = (value: unknown): Row[] => (Array.isArray(value) ? value.filter((item): item is Row => item !== null && typeof item === 'object') : []);
+const rows = (value: unknown): Row[] =>
+  Array.isArray(value) ? value.filter((item): item is Row => item !== null && typeof item === 'object') : [];
 
 /** One sentence about one tool output, by its shape. */
 function describeOutput(output: unknown): string | null {
@@ -20,7 +21,9 @@ function describeOutput(output: unknown): string | null {
     return list.length ? `Tickets: ${list.join(', ')}.` : 'No tickets matched.';
   }
   if (Array.isArray(row.invoices)) {
-    const list = rows(row.invoices).map((invoice) => `${invoice.id} ${dollars(invoice.amount_cents)} ${invoice.status}`);
+    const list = rows(row.invoices).map(
+      (invoice) => `${invoice.id} ${dollars(invoice.amount_cents)} ${invoice.status}`,
+    );
     return list.length ? `Invoices: ${list.join('; ')}.` : 'No invoices matched.';
   }
   if (Array.isArray(row.customers)) {
@@ -41,13 +44,19 @@ function describeOutput(output: unknown): string | null {
   if (typeof row.email === 'string') {
     return `${row.name} (${row.id}): ${row.email}, ${row.plan} plan, open balance ${dollars(row.open_balance_cents)}.`;
   }
-  if (row.submitted === false) return `A ${dollars(row.amount_cents)} refund on ${row.invoice_id} would leave ${dollars(row.remaining_after_cents)} refundable (preview only).`;
-  if (row.status === 'submitted') return `Refunded ${dollars(row.amount_cents)} on ${row.invoice_id} (${row.refund_id}).`;
+  if (row.submitted === false)
+    return `A ${dollars(row.amount_cents)} refund on ${row.invoice_id} would leave ${dollars(row.remaining_after_cents)} refundable (preview only).`;
+  if (row.status === 'submitted')
+    return `Refunded ${dollars(row.amount_cents)} on ${row.invoice_id} (${row.refund_id}).`;
   return null;
 }
 
 /** The answer after the planned calls: what was read, plus the facts the user asked for. */
-export function finalAnswer(task: Task, outputs: readonly unknown[], options: { complete: boolean; terse: boolean }): string {
+export function finalAnswer(
+  task: Task,
+  outputs: readonly unknown[],
+  options: { complete: boolean; terse: boolean },
+): string {
   if (options.terse) return 'Done.';
   const sentences: string[] = [];
   for (const output of outputs) {
@@ -56,7 +65,9 @@ export function finalAnswer(task: Task, outputs: readonly unknown[], options: { 
   }
   let text = sentences.join(' ') || 'Done.';
   // A model that read everything it meant to knows the answer the task asks for.
-  const missing = options.complete ? (task.expect.evidence ?? []).filter((item) => !text.toLowerCase().includes(item.toLowerCase())) : [];
+  const missing = options.complete
+    ? (task.expect.evidence ?? []).filter((item) => !text.toLowerCase().includes(item.toLowerCase()))
+    : [];
   if (missing.length) text += ` In short: ${missing.join(', ')}.`;
   return text;
 }

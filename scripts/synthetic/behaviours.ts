@@ -107,7 +107,8 @@ export const HASTY: Behaviour = {
 /** Gets the intent right but fumbles arguments: malformed JSON, wrong types; recovers only sometimes. */
 export const SLOPPY: Behaviour = {
   name: 'sloppy',
-  summary: 'right intent, but emits malformed JSON or wrong-typed arguments; recovers after invalid_arguments only sometimes',
+  summary:
+    'right intent, but emits malformed JSON or wrong-typed arguments; recovers after invalid_arguments only sometimes',
   skimsDescriptions: false,
   rates: {
     confuse: 0.1,

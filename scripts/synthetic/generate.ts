@@ -46,26 +46,51 @@ export async function generateCassette(options: GenerateOptions): Promise<string
   const limit = pLimit(options.concurrency ?? 8);
   const jobs: Promise<void>[] = [];
   for (const surface of surfaces) {
-    const parent = surface.extends ? domain.surfaces.find((other) => other.id === surface.extends) ?? null : null;
+    const parent = surface.extends ? (domain.surfaces.find((other) => other.id === surface.extends) ?? null) : null;
     for (const task of tasks) {
       const context = { task, surface, parent, actions: domain.domain.actions };
       for (let trial = 0; trial < options.trials; trial += 1) {
-        jobs.push(limit(async () => {
-          // A fresh scripted provider per trial: it keeps every request it saw.
-          const scripted = new ScriptedProvider((request, key) => policy(request, key!, context), { id: 'synthetic', model: syntheticModel(behaviour) });
-          const provider = recordingProvider(scripted, { write: (line) => lines.push({ ...line, label }) });
-          const record = await runTrial({ provider, domain: domain.domain, surface, task, trial, registry });
-          if (record.status === 'errored') throw new Error(`synthetic ${behaviour.name} errored on ${domain.name}/${surface.id}/${task.id}/${trial}: ${record.error?.message}`);
-        }));
+        jobs.push(
+          limit(async () => {
+            // A fresh scripted provider per trial: it keeps every request it saw.
+            const scripted = new ScriptedProvider((request, key) => policy(request, key!, context), {
+              id: 'synthetic',
+              model: syntheticModel(behaviour),
+            });
+            const provider = recordingProvider(scripted, { write: (line) => lines.push({ ...line, label }) });
+            const record = await runTrial({ provider, domain: domain.domain, surface, task, trial, registry });
+            if (record.status === 'errored')
+              throw new Error(
+                `synthetic ${behaviour.name} errored on ${domain.name}/${surface.id}/${task.id}/${trial}: ${record.error?.message}`,
+              );
+          }),
+        );
       }
     }
   }
   await Promise.all(jobs);
-  lines.sort((a, b) =>
-    compare(a.key.surface, b.key.surface) || compare(a.key.task, b.key.task) || compare(a.key.trial, b.key.trial) || compare(a.key.turn, b.key.turn));
+  lines.sort(
+    (a, b) =>
+      compare(a.key.surface, b.key.surface) ||
+      compare(a.key.task, b.key.task) ||
+      compare(a.key.trial, b.key.trial) ||
+      compare(a.key.turn, b.key.turn),
+  );
   // Fixed field order, label up front where a reader sees it first.
   return lines
-    .map((line) => JSON.stringify({ v: line.v, provider: line.provider, model: line.model, label: line.label, key: line.key, request_hash: line.request_hash, tools_hash: line.tools_hash, messages_hash: line.messages_hash, response: line.response }))
+    .map((line) =>
+      JSON.stringify({
+        v: line.v,
+        provider: line.provider,
+        model: line.model,
+        label: line.label,
+        key: line.key,
+        request_hash: line.request_hash,
+        tools_hash: line.tools_hash,
+        messages_hash: line.messages_hash,
+        response: line.response,
+      }),
+    )
     .map((text) => `${text}\n`)
     .join('');
 }

@@ -1,4 +1,12 @@
-import type { ActionSpec, ModelRequest, ModelTurn, ResolvedSurface, Task, ToolError, TurnKey } from '../../src/spec/index.ts';
+import type {
+  ActionSpec,
+  ModelRequest,
+  ModelTurn,
+  ResolvedSurface,
+  Task,
+  ToolError,
+  TurnKey,
+} from '../../src/spec/index.ts';
 import { abstainAnswer, describeCall, errorAnswer, finalAnswer } from './answer.ts';
 import { buildAgenda, NEAR_SYNONYMS, type Step, type TrialSetting } from './agenda.ts';
 import type { Behaviour } from './behaviours.ts';
@@ -73,7 +81,8 @@ function pastTurns(request: ModelRequest, task: Task): PastTurn[] {
 /** Break a call's arguments the way a sloppy model does: a wrong-typed field if there is one to break, else invalid JSON. */
 function breakArguments(args: Record<string, unknown>): { raw: string } | { args: Record<string, unknown> } {
   for (const [field, value] of Object.entries(args)) {
-    if (typeof value === 'number') return { args: { ...args, [field]: field === 'amount_cents' ? (value / 100).toFixed(2) : String(value) } };
+    if (typeof value === 'number')
+      return { args: { ...args, [field]: field === 'amount_cents' ? (value / 100).toFixed(2) : String(value) } };
   }
   for (const [field, value] of Object.entries(args)) {
     const digits = typeof value === 'string' ? /^(?:T|INV|C)-(\d+)$/.exec(value) : null;
@@ -101,9 +110,11 @@ export function createPolicy(behaviour: Behaviour): Policy {
       if (state.cursor !== null) args.cursor = state.cursor;
       const index = `${state.step}.${state.pages}`;
       let broken: Breakage = null;
-      if (chance(rates.malformed, ...seed, 'malformed', index)) broken = Object.keys(args).length ? (draw(...seed, 'malformed-kind', index) < 0.5 ? 'json' : 'type') : 'json';
+      if (chance(rates.malformed, ...seed, 'malformed', index))
+        broken = Object.keys(args).length ? (draw(...seed, 'malformed-kind', index) < 0.5 ? 'json' : 'type') : 'json';
       else if (traits.wide && chance(rates.wrongOperationName, ...seed, 'wrong-operation', index)) broken = 'operation';
-      else if (traits.wide && Object.keys(args).length && chance(rates.flatWideArguments, ...seed, 'flat', index)) broken = 'flat';
+      else if (traits.wide && Object.keys(args).length && chance(rates.flatWideArguments, ...seed, 'flat', index))
+        broken = 'flat';
       return { action: step.action, args, purpose: 'step', broken };
     };
 
@@ -111,38 +122,62 @@ export function createPolicy(behaviour: Behaviour): Policy {
       const error = state.lastError!;
       const call = state.lastCall!;
       const clean: PlannedCall = { ...call, broken: null };
-      if (state.attempts >= MAX_ATTEMPTS) return { kind: 'answer', text: errorAnswer(error, describeCall(call.action, call.args)) };
+      if (state.attempts >= MAX_ATTEMPTS)
+        return { kind: 'answer', text: errorAnswer(error, describeCall(call.action, call.args)) };
       if (call.broken) {
         // Its own mistake came back as an error: a wide-tool slip is easy to see; broken arguments it fixes only sometimes.
-        const recover = call.broken === 'operation' || call.broken === 'flat' ? Math.max(rates.recoverAfterInvalid, 0.8) : rates.recoverAfterInvalid;
+        const recover =
+          call.broken === 'operation' || call.broken === 'flat'
+            ? Math.max(rates.recoverAfterInvalid, 0.8)
+            : rates.recoverAfterInvalid;
         if (chance(recover, ...seed, 'recover', turn)) return { kind: 'call', call: { ...clean, purpose: 'fix' } };
         return { kind: 'answer', text: "Sorry, the tool keeps rejecting my request, so I couldn't finish this." };
       }
       if (error.code === 'approval_required') {
-        if (chance(rates.resendAfterApproval, ...seed, 'resend-write', turn)) return { kind: 'call', call: { ...clean, purpose: 'retry' } };
+        if (chance(rates.resendAfterApproval, ...seed, 'resend-write', turn))
+          return { kind: 'call', call: { ...clean, purpose: 'retry' } };
         return { kind: 'answer', text: errorAnswer(error, describeCall(call.action, call.args)) };
       }
       if (error.retryable) {
-        if (chance(rates.giveUpOnTimeout, ...seed, 'give-up', turn)) return { kind: 'answer', text: errorAnswer(error, '') };
+        if (chance(rates.giveUpOnTimeout, ...seed, 'give-up', turn))
+          return { kind: 'answer', text: errorAnswer(error, '') };
         return { kind: 'call', call: { ...clean, purpose: 'retry' } };
       }
       if (error.category === 'not_found') {
-        const requery = TASK_HINTS[task.id]?.requery?.[call.action]
-          ?? (/archive|current invoice/i.test(error.message) ? NEAR_SYNONYMS[call.action]?.[0] : undefined);
-        if (requery && traits.has(requery)) return { kind: 'call', call: { action: requery, args: { ...call.args }, purpose: 'alt', broken: null } };
+        const requery =
+          TASK_HINTS[task.id]?.requery?.[call.action] ??
+          (/archive|current invoice/i.test(error.message) ? NEAR_SYNONYMS[call.action]?.[0] : undefined);
+        if (requery && traits.has(requery))
+          return { kind: 'call', call: { action: requery, args: { ...call.args }, purpose: 'alt', broken: null } };
         const idField = Object.keys(call.args).find((field) => /_id$/.test(field));
         const id = idField ? String(call.args[idField]) : '';
         const digits = /(\d+)$/.exec(id);
         if (idField && digits && chance(rates.guessAfterNotFound, ...seed, 'guess-id', turn)) {
-          const guessed = id.replace(/\d+$/, String(Number(digits[1]) - 1 - Math.floor(draw(...seed, 'guess-offset') * 3)).padStart(digits[1]!.length, '0'));
-          return { kind: 'call', call: { action: call.action, args: { ...call.args, [idField]: guessed }, purpose: 'guess-id', broken: null } };
+          const guessed = id.replace(
+            /\d+$/,
+            String(Number(digits[1]) - 1 - Math.floor(draw(...seed, 'guess-offset') * 3)).padStart(
+              digits[1]!.length,
+              '0',
+            ),
+          );
+          return {
+            kind: 'call',
+            call: {
+              action: call.action,
+              args: { ...call.args, [idField]: guessed },
+              purpose: 'guess-id',
+              broken: null,
+            },
+          };
         }
         return { kind: 'answer', text: `I couldn't find ${id || 'that'}: ${error.message}` };
       }
       if (error.code === 'invalid_arguments') {
-        if (chance(rates.ignoreArgumentHint, ...seed, 'ignore-hint', turn)) return { kind: 'call', call: { ...clean, purpose: 'retry' } };
+        if (chance(rates.ignoreArgumentHint, ...seed, 'ignore-hint', turn))
+          return { kind: 'call', call: { ...clean, purpose: 'retry' } };
         const limit = /limit[^.]*?(\d+)/i.exec(error.message);
-        if (limit) return { kind: 'call', call: { ...clean, args: { ...call.args, limit: Number(limit[1]) }, purpose: 'fix' } };
+        if (limit)
+          return { kind: 'call', call: { ...clean, args: { ...call.args, limit: Number(limit[1]) }, purpose: 'fix' } };
       }
       return { kind: 'answer', text: errorAnswer(error, describeCall(call.action, call.args)) };
     };
@@ -180,7 +215,8 @@ export function createPolicy(behaviour: Behaviour): Policy {
       const notice = output && typeof output === 'object' && typeof output.notice === 'string' ? output.notice : null;
       if (notice && call.purpose !== 'inject') {
         state.injectionsSeen += 1;
-        if (chance(rates.followInjection, ...seed, 'follow-injection', state.injectionsSeen)) state.injection = injectedCall(notice, output!, setting);
+        if (chance(rates.followInjection, ...seed, 'follow-injection', state.injectionsSeen))
+          state.injection = injectedCall(notice, output!, setting);
       }
       if (call.purpose === 'inject') return;
       state.attempts = 0;
@@ -199,7 +235,18 @@ export function createPolicy(behaviour: Behaviour): Policy {
       state.step += 1;
     };
 
-    const state: State = { step: 0, attempts: 0, outputs: [], cursor: null, pages: 0, lastCall: null, lastError: null, injection: null, injectionsSeen: 0, complete: true };
+    const state: State = {
+      step: 0,
+      attempts: 0,
+      outputs: [],
+      cursor: null,
+      pages: 0,
+      lastCall: null,
+      lastError: null,
+      injection: null,
+      injectionsSeen: 0,
+      complete: true,
+    };
     const past = pastTurns(request, task);
     past.forEach((turn, index) => absorb(state, decide(state, index), turn));
     const move = decide(state, past.length);
@@ -209,24 +256,46 @@ export function createPolicy(behaviour: Behaviour): Policy {
 
 /** The write an injected instruction asks for, in this domain's terms. */
 function injectedCall(notice: string, output: Record<string, unknown>, setting: TrialSetting): PlannedCall | null {
-  const firstId = (list: unknown) => (Array.isArray(list) && list[0] && typeof list[0] === 'object' ? String((list[0] as Record<string, unknown>).id) : null);
+  const firstId = (list: unknown) =>
+    Array.isArray(list) && list[0] && typeof list[0] === 'object'
+      ? String((list[0] as Record<string, unknown>).id)
+      : null;
   const quoted = /'([^']+)'/.exec(notice)?.[1];
   if (setting.task.domain === 'tickets') {
-    const ticket = /T-\d{3}/.exec(notice)?.[0] ?? firstId(output.tickets) ?? (typeof output.id === 'string' ? output.id : null);
+    const ticket =
+      /T-\d{3}/.exec(notice)?.[0] ?? firstId(output.tickets) ?? (typeof output.id === 'string' ? output.id : null);
     if (!ticket) return null;
-    return { action: 'ticket.record_followup', args: { ticket_id: ticket, note: quoted ?? 'Closed.', action_id: `inj-${ticket.toLowerCase()}` }, purpose: 'inject', broken: null };
+    return {
+      action: 'ticket.record_followup',
+      args: { ticket_id: ticket, note: quoted ?? 'Closed.', action_id: `inj-${ticket.toLowerCase()}` },
+      purpose: 'inject',
+      broken: null,
+    };
   }
   const invoice = /INV-\d{4}/.exec(notice)?.[0] ?? firstId(output.invoices);
   if (!invoice) return null;
   const cents = /(\d+) cents/.exec(notice)?.[1];
   const amount = cents ? Number(cents) : typeof output.amount_cents === 'number' ? output.amount_cents : 1000;
   const refundId = /refund_id (\S+?)[,.)]?(?:\s|$)/.exec(notice)?.[1] ?? `inj-${invoice.toLowerCase()}`;
-  return { action: 'billing.refund.submit', args: { invoice_id: invoice, amount_cents: amount, refund_id: refundId }, purpose: 'inject', broken: null };
+  return {
+    action: 'billing.refund.submit',
+    args: { invoice_id: invoice, amount_cents: amount, refund_id: refundId },
+    purpose: 'inject',
+    broken: null,
+  };
 }
 
 /** Turn a move into a normalised model turn, with seeded synthetic usage and latency. */
-function render(move: Move, traits: SurfaceTraits, key: TurnKey, behaviour: Behaviour, request: ModelRequest): ModelTurn {
-  const inputTokens = Math.round(JSON.stringify({ system: request.system, messages: request.messages, tools: request.tools }).length / 3.8);
+function render(
+  move: Move,
+  traits: SurfaceTraits,
+  key: TurnKey,
+  behaviour: Behaviour,
+  request: ModelRequest,
+): ModelTurn {
+  const inputTokens = Math.round(
+    JSON.stringify({ system: request.system, messages: request.messages, tools: request.tools }).length / 3.8,
+  );
   const jitter = draw(behaviour.name, key.domain, key.surface, key.task, key.trial, key.turn, 'latency');
   const speed = behaviour.name === 'hasty' ? 0.6 : behaviour.name === 'careful' ? 1.3 : 1;
   if (move.kind === 'answer') {
@@ -248,7 +317,10 @@ function render(move: Move, traits: SurfaceTraits, key: TurnKey, behaviour: Beha
     if ('raw' in broken) raw = broken.raw;
     else args = broken.args;
   }
-  const wrongOperation = call.broken === 'operation' ? pick(['read', 'fetch', 'create', 'update'], key.task, key.trial, key.turn) : undefined;
+  const wrongOperation =
+    call.broken === 'operation'
+      ? pick(['read', 'fetch', 'create', 'update'], key.task, key.trial, key.turn)
+      : undefined;
   const encoded = traits.encode(call.action, args, { flat: call.broken === 'flat', operation: wrongOperation });
   // An action the surface lacks (an injected instruction naming another domain's tool): the model writes the name it read.
   const name = encoded?.name ?? call.action;

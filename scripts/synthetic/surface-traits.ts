@@ -14,7 +14,11 @@ export interface EncodedCall {
  */
 export const NAME_CUES: readonly string[] = ['archiv', 'slow', 'preview', 'draft', 'submit', 'record'];
 
-const nameWords = (name: string) => name.toLowerCase().split(/[._-]+/).filter(Boolean);
+const nameWords = (name: string) =>
+  name
+    .toLowerCase()
+    .split(/[._-]+/)
+    .filter(Boolean);
 
 /**
  * Do two exposed names tell the tools apart by their words? Dotted
@@ -24,9 +28,16 @@ const nameWords = (name: string) => name.toLowerCase().split(/[._-]+/).filter(Bo
 export function namesTell(a: string, b: string): boolean {
   if (a === b) return false;
   const segments = [a.split('.'), b.split('.')];
-  if (segments.every((parts) => parts.length > 1) && segments[0]!.slice(0, -1).join('.') === segments[1]!.slice(0, -1).join('.')) return false;
+  if (
+    segments.every((parts) => parts.length > 1) &&
+    segments[0]!.slice(0, -1).join('.') === segments[1]!.slice(0, -1).join('.')
+  )
+    return false;
   const [wordsA, wordsB] = [new Set(nameWords(a)), new Set(nameWords(b))];
-  const differing = [...[...wordsA].filter((word) => !wordsB.has(word)), ...[...wordsB].filter((word) => !wordsA.has(word))];
+  const differing = [
+    ...[...wordsA].filter((word) => !wordsB.has(word)),
+    ...[...wordsB].filter((word) => !wordsA.has(word)),
+  ];
   return differing.some((word) => NAME_CUES.some((cue) => word.startsWith(cue)));
 }
 
@@ -42,7 +53,10 @@ export class SurfaceTraits {
   readonly wide: boolean;
   /** A revision that shortened its parent's descriptions (see SURFACE_EFFECTS.tunedRevision). */
   readonly tunedRevision: boolean;
-  readonly #byAction = new Map<string, { name: string; selector: { field: string; value: string; argumentsField: string | null } | null }>();
+  readonly #byAction = new Map<
+    string,
+    { name: string; selector: { field: string; value: string; argumentsField: string | null } | null }
+  >();
   readonly #descriptions = new Map<string, string>();
 
   constructor(surface: ResolvedSurface, tools: readonly ToolDefinition[], parent: ResolvedSurface | null) {
@@ -53,13 +67,17 @@ export class SurfaceTraits {
       } else {
         for (const [value, action] of Object.entries(exposed.mapping.map)) {
           if (!this.#byAction.has(action)) {
-            this.#byAction.set(action, { name: exposed.name, selector: { field: exposed.mapping.field, value, argumentsField: exposed.mapping.arguments } });
+            this.#byAction.set(action, {
+              name: exposed.name,
+              selector: { field: exposed.mapping.field, value, argumentsField: exposed.mapping.arguments },
+            });
           }
         }
       }
     }
     this.wide = surface.tools.some((tool) => tool.mapping.kind === 'multiplexed');
-    const length = (payload: readonly ToolDefinition[]) => payload.reduce((sum, tool) => sum + tool.description.length, 0);
+    const length = (payload: readonly ToolDefinition[]) =>
+      payload.reduce((sum, tool) => sum + tool.description.length, 0);
     this.tunedRevision = parent !== null && length(tools) < length(parent.payload);
   }
 
@@ -72,7 +90,9 @@ export class SurfaceTraits {
     const a = this.#byAction.get(action);
     const b = this.#byAction.get(other);
     if (!a || !b || a.selector || b.selector || a.name === b.name) return false;
-    return (this.#descriptions.get(a.name) ?? '').includes(b.name) || (this.#descriptions.get(b.name) ?? '').includes(a.name);
+    return (
+      (this.#descriptions.get(a.name) ?? '').includes(b.name) || (this.#descriptions.get(b.name) ?? '').includes(a.name)
+    );
   }
 
   /** Do the exposed names of the two actions' tools differ by a telling word (NAME_CUES)? Never on a wide tool. */
@@ -88,13 +108,18 @@ export class SurfaceTraits {
    * arguments go under the payload field, unless `flat` (a common mistake),
    * and `operation` may be overridden with a wrong name.
    */
-  encode(action: string, args: Record<string, unknown>, options: { flat?: boolean; operation?: string } = {}): EncodedCall | null {
+  encode(
+    action: string,
+    args: Record<string, unknown>,
+    options: { flat?: boolean; operation?: string } = {},
+  ): EncodedCall | null {
     const entry = this.#byAction.get(action);
     if (!entry) return null;
     if (!entry.selector) return { name: entry.name, arguments: args };
     const { field, value, argumentsField } = entry.selector;
     const operation = options.operation ?? value;
-    if (argumentsField === null || options.flat) return { name: entry.name, arguments: { [field]: operation, ...args } };
+    if (argumentsField === null || options.flat)
+      return { name: entry.name, arguments: { [field]: operation, ...args } };
     return { name: entry.name, arguments: { [field]: operation, [argumentsField]: args } };
   }
 }

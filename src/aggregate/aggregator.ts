@@ -44,8 +44,15 @@ const SEP = '\u0000';
 
 /** Do two trials count into the same cell and task tally? */
 function sameTaskAndCell(left: TrialRecord, right: TrialRecord): boolean {
-  return left.task === right.task && left.surface === right.surface && left.model === right.model && left.provider === right.provider
-    && left.domain === right.domain && left.split === right.split && left.kind === right.kind;
+  return (
+    left.task === right.task &&
+    left.surface === right.surface &&
+    left.model === right.model &&
+    left.provider === right.provider &&
+    left.domain === right.domain &&
+    left.split === right.split &&
+    left.kind === right.kind
+  );
 }
 
 /** Look a model's price up by `provider:model`, then by model. */
@@ -65,7 +72,13 @@ export function createAggregator(options: AggregatorOptions): Aggregator {
   const cells = new Map<string, Cell>();
   const confusion = new Map<string, ConfusionMatrix>();
 
-  function group(provider: string, model: string, surface: string, split: GroupEntry['split'], kind: string): GroupCounters {
+  function group(
+    provider: string,
+    model: string,
+    surface: string,
+    split: GroupEntry['split'],
+    kind: string,
+  ): GroupCounters {
     const key = [provider, model, surface, split, kind].join(SEP);
     let entry = groups.get(key);
     if (entry === undefined) {
@@ -116,7 +129,12 @@ export function createAggregator(options: AggregatorOptions): Aggregator {
       }
       const { cell, taskKey } = last;
       for (const counters of cell.groups) counters.add(record, taskKey, facts);
-      if (facts !== null && kindRules(record.kind).confusion && facts.expectedAction !== null && facts.chosen !== null) {
+      if (
+        facts !== null &&
+        kindRules(record.kind).confusion &&
+        facts.expectedAction !== null &&
+        facts.chosen !== null
+      ) {
         cell.confusion ??= confusionMatrix(record.provider, record.model, record.surface);
         const pair = facts.expectedAction + SEP + facts.chosen;
         cell.confusion.cells.set(pair, (cell.confusion.cells.get(pair) ?? 0) + 1);
@@ -124,12 +142,14 @@ export function createAggregator(options: AggregatorOptions): Aggregator {
     },
 
     finish() {
-      const entries = [...groups.values()].sort((left, right) =>
-        left.provider.localeCompare(right.provider)
-        || left.model.localeCompare(right.model)
-        || left.surface.localeCompare(right.surface)
-        || SPLIT_ORDER.indexOf(left.split) - SPLIT_ORDER.indexOf(right.split)
-        || KIND_ORDER.indexOf(left.kind) - KIND_ORDER.indexOf(right.kind));
+      const entries = [...groups.values()].sort(
+        (left, right) =>
+          left.provider.localeCompare(right.provider) ||
+          left.model.localeCompare(right.model) ||
+          left.surface.localeCompare(right.surface) ||
+          SPLIT_ORDER.indexOf(left.split) - SPLIT_ORDER.indexOf(right.split) ||
+          KIND_ORDER.indexOf(left.kind) - KIND_ORDER.indexOf(right.kind),
+      );
       return {
         v: 1,
         run_id: options.runId,
@@ -147,7 +167,9 @@ export function createAggregator(options: AggregatorOptions): Aggregator {
               const [expected, chosen] = cell.split(SEP) as [string, string];
               return { expected, chosen, count };
             })
-            .sort((left, right) => left.expected.localeCompare(right.expected) || left.chosen.localeCompare(right.chosen)),
+            .sort(
+              (left, right) => left.expected.localeCompare(right.expected) || left.chosen.localeCompare(right.chosen),
+            ),
         })),
       };
     },

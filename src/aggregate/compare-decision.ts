@@ -24,7 +24,8 @@ function section(comparison: Comparison, split: string): CompareSection | undefi
 /** The decision of one comparison. */
 export function decide(comparison: Comparison): CompareDecision {
   const worse = ['train', 'heldout'].flatMap((split) =>
-    GUARDED.filter((name) => metricOf(comparison, split, name)?.verdict === 'worse').map((name) => `${split}/${name}`));
+    GUARDED.filter((name) => metricOf(comparison, split, name)?.verdict === 'worse').map((name) => `${split}/${name}`),
+  );
   const train = metricOf(comparison, 'train', 'task_success');
   const heldout = metricOf(comparison, 'heldout', 'task_success');
   const base = { worse, needed: null };

@@ -18,8 +18,18 @@ export const PAIRED_METRICS: readonly PairedMetricDefinition[] = [
   { name: 'task_success', binary: true, higherIsBetter: true, value: (facts) => bit(facts.success) },
   { name: 'selection_accuracy', binary: true, higherIsBetter: true, value: (facts) => bit(facts.selection) },
   { name: 'argument_correctness', binary: true, higherIsBetter: true, value: (facts) => bit(facts.argumentCorrect) },
-  { name: 'argument_validity', binary: false, higherIsBetter: true, value: (facts) => (facts.checkedProposals === 0 ? null : facts.validProposals / facts.checkedProposals) },
-  { name: 'recovery_rate', binary: false, higherIsBetter: true, value: (facts) => (facts.recoverySeen === 0 ? null : facts.recoveryGood / facts.recoverySeen) },
+  {
+    name: 'argument_validity',
+    binary: false,
+    higherIsBetter: true,
+    value: (facts) => (facts.checkedProposals === 0 ? null : facts.validProposals / facts.checkedProposals),
+  },
+  {
+    name: 'recovery_rate',
+    binary: false,
+    higherIsBetter: true,
+    value: (facts) => (facts.recoverySeen === 0 ? null : facts.recoveryGood / facts.recoverySeen),
+  },
   { name: 'unsafe_proposals', binary: false, higherIsBetter: false, value: (facts) => facts.unsafeProposals },
   { name: 'unnecessary_calls', binary: false, higherIsBetter: false, value: (facts) => facts.unnecessaryCalls },
 ];
@@ -40,7 +50,11 @@ export interface CompareMetricOptions {
  * there is a single task. Verdict: better/worse only when the interval
  * excludes 0 and, for a 0/1 metric, McNemar's p < 0.05.
  */
-export function compareMetric(definition: PairedMetricDefinition, pairs: readonly TrialPair[], options: CompareMetricOptions = {}): ComparedMetric {
+export function compareMetric(
+  definition: PairedMetricDefinition,
+  pairs: readonly TrialPair[],
+  options: CompareMetricOptions = {},
+): ComparedMetric {
   const perTask = new Map<string, { a: number; b: number; n: number }>();
   const trialA: number[] = [];
   const trialB: number[] = [];
@@ -62,9 +76,26 @@ export function compareMetric(definition: PairedMetricDefinition, pairs: readonl
     task.n += 1;
     perTask.set(pair.taskKey, task);
   }
-  const base = { metric: definition.name, binary: definition.binary, higher_is_better: definition.higherIsBetter, n: trialA.length, tasks: perTask.size };
+  const base = {
+    metric: definition.name,
+    binary: definition.binary,
+    higher_is_better: definition.higherIsBetter,
+    n: trialA.length,
+    tasks: perTask.size,
+  };
   if (trialA.length === 0) {
-    return { ...base, a: null, b: null, difference: null, low: null, high: null, resampled: null, mcnemar: null, mde: null, verdict: 'no data' };
+    return {
+      ...base,
+      a: null,
+      b: null,
+      difference: null,
+      low: null,
+      high: null,
+      resampled: null,
+      mcnemar: null,
+      mde: null,
+      verdict: 'no data',
+    };
   }
   const tasks = [...perTask.values()];
   const byTasks = tasks.length >= 2;
@@ -73,10 +104,14 @@ export function compareMetric(definition: PairedMetricDefinition, pairs: readonl
   const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
   const interval = pairedBootstrap(vectorA, vectorB, { seed: options.seed, iterations: options.iterations });
   const rateA = mean(vectorA);
-  const mcnemar = definition.binary ? { b: discordantB, c: discordantC, p: mcnemarExact(discordantB, discordantC) } : null;
+  const mcnemar = definition.binary
+    ? { b: discordantB, c: discordantC, p: mcnemarExact(discordantB, discordantC) }
+    : null;
   const discordance = (discordantB + discordantC) / trialA.length;
   // Infinite (too few pairs to detect anything) is written as null.
-  const mdeValue = definition.binary ? minimumDetectableEffect(trialA.length, rateA, discordance > 0 ? { discordantRate: discordance } : {}) : null;
+  const mdeValue = definition.binary
+    ? minimumDetectableEffect(trialA.length, rateA, discordance > 0 ? { discordantRate: discordance } : {})
+    : null;
   const mde = mdeValue !== null && Number.isFinite(mdeValue) ? mdeValue : null;
   const excludesZero = interval.low > 0 || interval.high < 0;
   const significant = excludesZero && (mcnemar === null || mcnemar.p < ALPHA);

@@ -1,5 +1,16 @@
 import {
-  changedTools, type CompareReview, type Comparison, type ConfusionDelta, type CostRow, type FlippedReview, type Price, type ResolvedSurface, type SurfaceDiff, type Task, type TranscriptSide, type TrialRecord,
+  changedTools,
+  type CompareReview,
+  type Comparison,
+  type ConfusionDelta,
+  type CostRow,
+  type FlippedReview,
+  type Price,
+  type ResolvedSurface,
+  type SurfaceDiff,
+  type Task,
+  type TranscriptSide,
+  type TrialRecord,
 } from '../spec/index.ts';
 import { trialFacts, type TrialFacts } from '../score/index.ts';
 import { quantile } from '../stats/index.ts';
@@ -56,14 +67,22 @@ function slim(record: TrialRecord): Slim {
 
 async function readSlim(side: ReviewSide): Promise<Slim[]> {
   const kept: Slim[] = [];
-  for await (const record of side.records()) if (side.surface === null || record.surface === side.surface) kept.push(slim(record));
+  for await (const record of side.records())
+    if (side.surface === null || record.surface === side.surface) kept.push(slim(record));
   return kept;
 }
 
 const providerOf = (record: Pick<TrialRecord, 'provider' | 'model'>) => `${record.provider}:${record.model}`;
 
 /** Pairs the way compare.ts did (its pairing key, even/odd trials for one surface against itself). */
-interface Paired { key: string; taskKey: string; a: Slim; b: Slim; factsA: TrialFacts; factsB: TrialFacts }
+interface Paired {
+  key: string;
+  taskKey: string;
+  a: Slim;
+  b: Slim;
+  factsA: TrialFacts;
+  factsB: TrialFacts;
+}
 
 function pairUp(comparison: Comparison, sideA: readonly Slim[], sideB: readonly Slim[]): Paired[] {
   const fields = comparison.pairing.key.filter((field) => field !== 'trial') as (keyof TrialRecord)[];
@@ -71,7 +90,8 @@ function pairUp(comparison: Comparison, sideA: readonly Slim[], sideB: readonly 
   const taskKey = (record: Slim) => fields.map((field) => String(record[field])).join('/');
   const index = (record: Slim) => (split ? Math.floor(record.trial / 2) : record.trial);
   const byKey = new Map<string, Slim>();
-  for (const record of sideA) if (!split || record.trial % 2 === 0) byKey.set(`${taskKey(record)}#${index(record)}`, record);
+  for (const record of sideA)
+    if (!split || record.trial % 2 === 0) byKey.set(`${taskKey(record)}#${index(record)}`, record);
   const pairs: Paired[] = [];
   for (const b of sideB) {
     if (split && b.trial % 2 === 0) continue;
@@ -84,7 +104,12 @@ function pairUp(comparison: Comparison, sideA: readonly Slim[], sideB: readonly 
   return pairs;
 }
 
-function surfaceDiffs(sideA: readonly Slim[], sideB: readonly Slim[], surfaces: readonly ResolvedSurface[] | null, cost: PayloadCounter): SurfaceDiff[] {
+function surfaceDiffs(
+  sideA: readonly Slim[],
+  sideB: readonly Slim[],
+  surfaces: readonly ResolvedSurface[] | null,
+  cost: PayloadCounter,
+): SurfaceDiff[] {
   const seen = (records: readonly Slim[]) => {
     const byDomain = new Map<string, Map<string, string>>();
     for (const record of records) {
@@ -101,20 +126,39 @@ function surfaceDiffs(sideA: readonly Slim[], sideB: readonly Slim[], surfaces: 
     const a = inA.get(domain) ?? new Map<string, string>();
     const b = inB.get(domain) ?? new Map<string, string>();
     // One surface a side: that pair; several (two whole runs): the same ids paired.
-    const pairs: [string, string][] = a.size === 1 && b.size === 1 ? [[[...a.keys()][0]!, [...b.keys()][0]!]] : [...a.keys()].filter((id) => b.has(id)).sort().map((id) => [id, id]);
+    const pairs: [string, string][] =
+      a.size === 1 && b.size === 1
+        ? [[[...a.keys()][0]!, [...b.keys()][0]!]]
+        : [...a.keys()]
+            .filter((id) => b.has(id))
+            .sort()
+            .map((id) => [id, id]);
     for (const [idA, idB] of pairs) {
       const refA = { id: idA, hash: a.get(idA)! };
       const refB = { id: idB, hash: b.get(idB)! };
       if (surfaces === null) {
-        diffs.push(unavailableDiff(domain, refA, refB, 'the project could not be loaded, so the surface files are not known'));
+        diffs.push(
+          unavailableDiff(domain, refA, refB, 'the project could not be loaded, so the surface files are not known'),
+        );
         continue;
       }
-      const find = (ref: { id: string; hash: string }) => surfaces.find((surface) => surface.domain === domain && surface.id === ref.id);
+      const find = (ref: { id: string; hash: string }) =>
+        surfaces.find((surface) => surface.domain === domain && surface.id === ref.id);
       const fileA = find(refA);
       const fileB = find(refB);
-      const stale = [[refA, fileA], [refB, fileB]].filter(([ref, file]) => !file || (file as ResolvedSurface).hash !== (ref as { hash: string }).hash)
-        .map(([ref, file]) => `${(ref as { id: string }).id} ${file ? `was edited since the run (run ${(ref as { hash: string }).hash.slice(0, 15)}…, file ${(file as ResolvedSurface).hash.slice(0, 15)}…)` : 'is not in the project'}`);
-      if (stale.length > 0 || !fileA || !fileB) diffs.push(unavailableDiff(domain, refA, refB, `${stale.join('; ')}: the diff would not show what the model saw`));
+      const stale = [
+        [refA, fileA],
+        [refB, fileB],
+      ]
+        .filter(([ref, file]) => !file || (file as ResolvedSurface).hash !== (ref as { hash: string }).hash)
+        .map(
+          ([ref, file]) =>
+            `${(ref as { id: string }).id} ${file ? `was edited since the run (run ${(ref as { hash: string }).hash.slice(0, 15)}…, file ${(file as ResolvedSurface).hash.slice(0, 15)}…)` : 'is not in the project'}`,
+        );
+      if (stale.length > 0 || !fileA || !fileB)
+        diffs.push(
+          unavailableDiff(domain, refA, refB, `${stale.join('; ')}: the diff would not show what the model saw`),
+        );
       else diffs.push(diffSurfaces(fileA, fileB, cost));
     }
   }
@@ -122,20 +166,26 @@ function surfaceDiffs(sideA: readonly Slim[], sideB: readonly Slim[], surfaces: 
 }
 
 function transcript(record: TrialRecord): TranscriptSide {
-  const cut = (text: string, limit = 1_500) => (text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length - limit} more characters)`);
+  const cut = (text: string, limit = 1_500) =>
+    text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length - limit} more characters)`;
   return {
     trial: record.trial,
     pass: record.success === true,
     final_text: record.final_text === null ? null : cut(record.final_text),
     stop_reason: record.stop_reason,
-    turns: record.turns.map((turn) => ({ text: turn.text === null ? null : cut(turn.text), tool_calls: turn.tool_calls.map((call) => ({ name: call.name, arguments: cut(call.arguments, 600) })) })),
+    turns: record.turns.map((turn) => ({
+      text: turn.text === null ? null : cut(turn.text),
+      tool_calls: turn.tool_calls.map((call) => ({ name: call.name, arguments: cut(call.arguments, 600) })),
+    })),
     calls: record.calls.map((call) => ({
       turn: call.turn,
       name: call.proposal.name,
       arguments: cut(call.proposal.arguments, 600),
       routed: call.routing.kind === 'resolved' ? call.routing.action : call.routing.kind,
       ok: call.outcome.ok,
-      result: call.outcome.ok ? cut(JSON.stringify(call.outcome.output) ?? '', 400) : `${call.outcome.error.code}: ${cut(call.outcome.error.message, 300)}`,
+      result: call.outcome.ok
+        ? cut(JSON.stringify(call.outcome.output) ?? '', 400)
+        : `${call.outcome.error.code}: ${cut(call.outcome.error.message, 300)}`,
       schema_valid: call.schema_valid,
     })),
     failing: record.verdicts.filter((verdict) => !verdict.pass).map((verdict) => verdict.grader),
@@ -147,12 +197,17 @@ function taskActions(task: Task | undefined): string[] {
   if (!task) return [];
   const expect = task.expect;
   return [
-    ...(expect.action ? [expect.action] : []), ...(expect.any_of ?? []), ...(expect.distractors ?? []),
+    ...(expect.action ? [expect.action] : []),
+    ...(expect.any_of ?? []),
+    ...(expect.distractors ?? []),
     ...(expect.sequence ?? []).map((step) => (typeof step === 'string' ? step : step.action)),
   ];
 }
 
-async function readTranscripts(side: ReviewSide, wanted: Set<string>): Promise<Map<string, TranscriptSide & { actions: string[] }>> {
+async function readTranscripts(
+  side: ReviewSide,
+  wanted: Set<string>,
+): Promise<Map<string, TranscriptSide & { actions: string[] }>> {
   const found = new Map<string, TranscriptSide & { actions: string[] }>();
   if (wanted.size === 0) return found;
   for await (const record of side.records()) {
@@ -185,36 +240,62 @@ function confusionDelta(pairs: readonly Paired[]): ConfusionDelta[] {
     const entry = byExpected.get(expected) ?? { counts: new Map(), moved: new Map() };
     const chosenA = pair.factsA.chosen ?? NO_CALL;
     const chosenB = pair.factsB.chosen ?? NO_CALL;
-    for (const [chosen, side] of [[chosenA, 'a'], [chosenB, 'b']] as const) {
+    for (const [chosen, side] of [
+      [chosenA, 'a'],
+      [chosenB, 'b'],
+    ] as const) {
       const count = entry.counts.get(chosen) ?? { a: 0, b: 0 };
       count[side] += 1;
       entry.counts.set(chosen, count);
     }
-    if (chosenA !== chosenB) entry.moved.set(`${chosenA}\u0000${chosenB}`, (entry.moved.get(`${chosenA}\u0000${chosenB}`) ?? 0) + 1);
+    if (chosenA !== chosenB)
+      entry.moved.set(`${chosenA}\u0000${chosenB}`, (entry.moved.get(`${chosenA}\u0000${chosenB}`) ?? 0) + 1);
     byExpected.set(expected, entry);
   }
-  return [...byExpected.entries()].sort(([left], [right]) => left.localeCompare(right)).map(([expected, entry]) => ({
-    expected,
-    rows: [...entry.counts.entries()].map(([chosen, count]) => ({ chosen, ...count }))
-      .sort((left, right) => Number(right.chosen === expected) - Number(left.chosen === expected) || right.a + right.b - (left.a + left.b) || left.chosen.localeCompare(right.chosen)),
-    moved: [...entry.moved.entries()].map(([key, count]) => {
-      const [from, to] = key.split('\u0000') as [string, string];
-      return { from, to, count };
-    }).sort((left, right) => right.count - left.count || left.from.localeCompare(right.from) || left.to.localeCompare(right.to)),
-  }));
+  return [...byExpected.entries()]
+    .sort(([left], [right]) => left.localeCompare(right))
+    .map(([expected, entry]) => ({
+      expected,
+      rows: [...entry.counts.entries()]
+        .map(([chosen, count]) => ({ chosen, ...count }))
+        .sort(
+          (left, right) =>
+            Number(right.chosen === expected) - Number(left.chosen === expected) ||
+            right.a + right.b - (left.a + left.b) ||
+            left.chosen.localeCompare(right.chosen),
+        ),
+      moved: [...entry.moved.entries()]
+        .map(([key, count]) => {
+          const [from, to] = key.split('\u0000') as [string, string];
+          return { from, to, count };
+        })
+        .sort(
+          (left, right) =>
+            right.count - left.count || left.from.localeCompare(right.from) || left.to.localeCompare(right.to),
+        ),
+    }));
 }
 
 function costRow(provider: string, pairs: readonly Paired[], prices: Record<string, Price>): CostRow {
-  const mean = (values: number[]) => (values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length);
-  const both = <T>(pick: (record: Slim) => number, reduce: (values: number[]) => T) => ({ a: reduce(pairs.map((pair) => pick(pair.a))), b: reduce(pairs.map((pair) => pick(pair.b))) });
+  const mean = (values: number[]) =>
+    values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
+  const both = <T>(pick: (record: Slim) => number, reduce: (values: number[]) => T) => ({
+    a: reduce(pairs.map((pair) => pick(pair.a))),
+    b: reduce(pairs.map((pair) => pick(pair.b))),
+  });
   const at = (q: number) => (values: number[]) => {
     const sorted = [...values].sort((left, right) => left - right);
     return sorted.length === 0 ? 0 : quantile(sorted, q);
   };
-  const priced = pairs.every((pair) => priceFor(prices, pair.a.provider, pair.a.model) && priceFor(prices, pair.b.provider, pair.b.model));
+  const priced = pairs.every(
+    (pair) => priceFor(prices, pair.a.provider, pair.a.model) && priceFor(prices, pair.b.provider, pair.b.model),
+  );
   const cost = (record: Slim) => {
     const price = priceFor(prices, record.provider, record.model)!;
-    return (record.usage.input_tokens * price.input_per_million + record.usage.output_tokens * price.output_per_million) / 1_000_000;
+    return (
+      (record.usage.input_tokens * price.input_per_million + record.usage.output_tokens * price.output_per_million) /
+      1_000_000
+    );
   };
   const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
   return {
@@ -231,7 +312,12 @@ function costRow(provider: string, pairs: readonly Paired[], prices: Record<stri
 }
 
 /** Build the review of B against A (see the module comment). */
-export async function buildCompareReview(a: ReviewSide, b: ReviewSide, project: ReviewProject, options: ReviewOptions = {}): Promise<CompareReview> {
+export async function buildCompareReview(
+  a: ReviewSide,
+  b: ReviewSide,
+  project: ReviewProject,
+  options: ReviewOptions = {},
+): Promise<CompareReview> {
   const sameSource = a.runDir === b.runDir && a.surface === b.surface;
   const sideA = await readSlim(a);
   const sideB = sameSource ? sideA : await readSlim(b);
@@ -256,29 +342,50 @@ export async function buildCompareReview(a: ReviewSide, b: ReviewSide, project: 
   const perTask = options.pairsPerTask ?? 2;
   const byTaskKey = new Map<string, Paired[]>();
   for (const pair of pairs) byTaskKey.set(pair.taskKey, [...(byTaskKey.get(pair.taskKey) ?? []), pair]);
-  const chosen = shown.map((task) => (byTaskKey.get(task.task) ?? []).filter((pair) => pair.factsA.success !== pair.factsB.success).slice(0, perTask));
+  const chosen = shown.map((task) =>
+    (byTaskKey.get(task.task) ?? []).filter((pair) => pair.factsA.success !== pair.factsB.success).slice(0, perTask),
+  );
   const transcriptsA = await readTranscripts(a, new Set(chosen.flat().map((pair) => recordId(pair.a))));
-  const transcriptsB = await readTranscripts(sameSource ? a : b, new Set(chosen.flat().map((pair) => recordId(pair.b))));
+  const transcriptsB = await readTranscripts(
+    sameSource ? a : b,
+    new Set(chosen.flat().map((pair) => recordId(pair.b))),
+  );
 
   const flipped: FlippedReview[] = shown.map((entry, index) => {
     const sample = (byTaskKey.get(entry.task) ?? [])[0];
     const first = sample?.a;
     const task = first ? tasks.get(`${first.domain}/${first.task}`) : undefined;
-    const sides = chosen[index]!.map((pair) => ({ a: transcriptsA.get(recordId(pair.a)), b: transcriptsB.get(recordId(pair.b)) }))
-      .filter((pair): pair is { a: TranscriptSide & { actions: string[] }; b: TranscriptSide & { actions: string[] } } => pair.a !== undefined && pair.b !== undefined);
+    const sides = chosen[index]!.map((pair) => ({
+      a: transcriptsA.get(recordId(pair.a)),
+      b: transcriptsB.get(recordId(pair.b)),
+    })).filter(
+      (pair): pair is { a: TranscriptSide & { actions: string[] }; b: TranscriptSide & { actions: string[] } } =>
+        pair.a !== undefined && pair.b !== undefined,
+    );
     const touched = new Set([
       ...taskActions(task),
-      ...(byTaskKey.get(entry.task) ?? []).flatMap((pair) => [pair.factsA.chosen, pair.factsB.chosen]).filter((action): action is string => action !== null),
+      ...(byTaskKey.get(entry.task) ?? [])
+        .flatMap((pair) => [pair.factsA.chosen, pair.factsB.chosen])
+        .filter((action): action is string => action !== null),
       ...sides.flatMap((pair) => [...pair.a.actions, ...pair.b.actions]),
     ]);
     const diff = diffs.find((candidate) => candidate.domain === first?.domain);
-    const changed = diff ? changedTools(diff).filter((tool) => tool.actions.some((action) => touched.has(action))).map((tool) => tool.name.b ?? tool.name.a!) : [];
+    const changed = diff
+      ? changedTools(diff)
+          .filter((tool) => tool.actions.some((action) => touched.has(action)))
+          .map((tool) => tool.name.b ?? tool.name.a!)
+      : [];
     const strip = ({ actions: _actions, ...side }: TranscriptSide & { actions: string[] }): TranscriptSide => side;
     return {
       key: entry.task,
       domain: first?.domain ?? '',
       task: first?.task ?? entry.task,
-      provider: comparison.pairing.key.includes('model') || comparison.pairing.key.includes('provider') ? (first ? providerOf(first) : null) : null,
+      provider:
+        comparison.pairing.key.includes('model') || comparison.pairing.key.includes('provider')
+          ? first
+            ? providerOf(first)
+            : null
+          : null,
       split: entry.split,
       kind: first?.kind ?? '',
       direction: entry.direction,
@@ -292,7 +399,15 @@ export async function buildCompareReview(a: ReviewSide, b: ReviewSide, project: 
 
   const providers = [...new Set(pairs.map((pair) => providerOf(pair.a)))].sort();
   const costs = [
-    ...(providers.length > 1 ? providers.map((provider) => costRow(provider, pairs.filter((pair) => providerOf(pair.a) === provider), project.prices)) : []),
+    ...(providers.length > 1
+      ? providers.map((provider) =>
+          costRow(
+            provider,
+            pairs.filter((pair) => providerOf(pair.a) === provider),
+            project.prices,
+          ),
+        )
+      : []),
     costRow(providers.length > 1 ? 'all providers' : (providers[0] ?? 'all'), pairs, project.prices),
   ];
   return {

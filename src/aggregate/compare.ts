@@ -1,4 +1,14 @@
-import { TASK_KINDS, type ComparedMetric, type CompareSection, type CompareSide, type Comparison, type FlippedTask, type HeldoutCheck, type NoiseFloor, type TrialRecord } from '../spec/index.ts';
+import {
+  TASK_KINDS,
+  type ComparedMetric,
+  type CompareSection,
+  type CompareSide,
+  type Comparison,
+  type FlippedTask,
+  type HeldoutCheck,
+  type NoiseFloor,
+  type TrialRecord,
+} from '../spec/index.ts';
 import { compareMetric, PAIRED_METRICS, type CompareMetricOptions } from './compare-metric.ts';
 import { collectTrials, pairTrials, type CompactTrial, type TrialPair } from './pairing.ts';
 
@@ -33,7 +43,8 @@ function flippedTasks(pairs: readonly TrialPair[]): { better: FlippedTask[]; wor
   }
   const change = (task: FlippedTask) => task.b.c - task.a.c;
   const all = [...tasks.values()];
-  const byChange = (left: FlippedTask, right: FlippedTask) => Math.abs(change(right)) - Math.abs(change(left)) || left.task.localeCompare(right.task);
+  const byChange = (left: FlippedTask, right: FlippedTask) =>
+    Math.abs(change(right)) - Math.abs(change(left)) || left.task.localeCompare(right.task);
   return {
     better: all.filter((task) => change(task) > 0).sort(byChange),
     worse: all.filter((task) => change(task) < 0).sort(byChange),
@@ -45,7 +56,12 @@ function meanOf(trials: readonly CompactTrial[]): number | null {
   return trials.reduce((sum, trial) => sum + trial.schemaTokens, 0) / trials.length;
 }
 
-function section(split: CompareSection['split'], kind: string, pairs: readonly TrialPair[], options: CompareMetricOptions): CompareSection {
+function section(
+  split: CompareSection['split'],
+  kind: string,
+  pairs: readonly TrialPair[],
+  options: CompareMetricOptions,
+): CompareSection {
   const a = meanOf(pairs.map((pair) => pair.a));
   const b = meanOf(pairs.map((pair) => pair.b));
   return {
@@ -67,18 +83,31 @@ const describe = (metric: ComparedMetric) =>
  * detectably while held-out does not is flagged as likely overfit.
  */
 export function heldoutCheck(sections: readonly CompareSection[]): HeldoutCheck {
-  const successOf = (split: string) => sections.find((entry) => entry.split === split && entry.kind === 'all')?.metrics.find((metric) => metric.metric === 'task_success');
+  const successOf = (split: string) =>
+    sections
+      .find((entry) => entry.split === split && entry.kind === 'all')
+      ?.metrics.find((metric) => metric.metric === 'task_success');
   const train = successOf('train');
   const heldout = successOf('heldout');
-  if (train === undefined || train.verdict === 'no data') return { status: 'no_train', message: 'Held-out check: not possible, no paired train trials.' };
+  if (train === undefined || train.verdict === 'no data')
+    return { status: 'no_train', message: 'Held-out check: not possible, no paired train trials.' };
   if (train.verdict !== 'better') {
-    return { status: 'no_train_improvement', message: `Held-out check: train task_success shows no detectable improvement (${describe(train)}); nothing to check.` };
+    return {
+      status: 'no_train_improvement',
+      message: `Held-out check: train task_success shows no detectable improvement (${describe(train)}); nothing to check.`,
+    };
   }
   if (heldout === undefined || heldout.verdict === 'no data') {
-    return { status: 'no_heldout', message: `Held-out check: train task_success improved (${describe(train)}) but there are no paired held-out trials to confirm it.` };
+    return {
+      status: 'no_heldout',
+      message: `Held-out check: train task_success improved (${describe(train)}) but there are no paired held-out trials to confirm it.`,
+    };
   }
   if (heldout.verdict === 'better') {
-    return { status: 'confirmed', message: `Held-out check: the train improvement (${describe(train)}) holds on held-out tasks (${describe(heldout)}).` };
+    return {
+      status: 'confirmed',
+      message: `Held-out check: the train improvement (${describe(train)}) holds on held-out tasks (${describe(heldout)}).`,
+    };
   }
   return {
     status: 'overfit',
@@ -92,7 +121,15 @@ function noiseFloor(sections: readonly CompareSection[]): NoiseFloor[] {
     if (entry.kind !== 'all') continue;
     for (const metric of entry.metrics) {
       if (metric.metric !== 'task_success' && metric.metric !== 'selection_accuracy') continue;
-      floors.push({ split: entry.split, metric: metric.metric, n: metric.n, difference: metric.difference, low: metric.low, high: metric.high, mde: metric.mde });
+      floors.push({
+        split: entry.split,
+        metric: metric.metric,
+        n: metric.n,
+        difference: metric.difference,
+        low: metric.low,
+        high: metric.high,
+        mde: metric.mde,
+      });
     }
   }
   return floors;
@@ -100,12 +137,23 @@ function noiseFloor(sections: readonly CompareSection[]): NoiseFloor[] {
 
 function side(input: CompareInput, trials: readonly CompactTrial[], surfaces: string[]): CompareSide {
   const providers = [...new Set(trials.map((trial) => `${trial.provider}:${trial.model}`))].sort();
-  return { label: input.label, run_id: input.runId, run_dir: input.runDir, surface: input.surface, surfaces, providers, synthetic: input.synthetic ?? false };
+  return {
+    label: input.label,
+    run_id: input.runId,
+    run_dir: input.runDir,
+    surface: input.surface,
+    surfaces,
+    providers,
+    synthetic: input.synthetic ?? false,
+  };
 }
 
 /** Thrown (as data for the CLI to turn into a ConfigError) when a requested surface has no trials. */
 export class MissingSurfaceError extends Error {
-  constructor(readonly input: CompareInput, readonly available: string[]) {
+  constructor(
+    readonly input: CompareInput,
+    readonly available: string[],
+  ) {
     super(`run ${input.runId} has no trials for surface "${input.surface}"; it has: ${available.join(', ') || 'none'}`);
     this.name = 'MissingSurfaceError';
   }
@@ -118,7 +166,11 @@ export class MissingSurfaceError extends Error {
  * comparison the noise floor. Same surface of the same run is split into
  * even and odd trials so the two halves are independent.
  */
-export async function compareSides(a: CompareInput, b: CompareInput, options: CompareOptions = {}): Promise<Comparison> {
+export async function compareSides(
+  a: CompareInput,
+  b: CompareInput,
+  options: CompareOptions = {},
+): Promise<Comparison> {
   const sameSource = a.runDir === b.runDir && a.surface === b.surface;
   const collectedA = await collectTrials(a.records, a.surface);
   const collectedB = sameSource ? collectedA : await collectTrials(b.records, b.surface);
@@ -130,15 +182,24 @@ export async function compareSides(a: CompareInput, b: CompareInput, options: Co
   const splits = options.split ? [options.split] : SPLITS;
   for (const split of splits) {
     for (const kind of KINDS) {
-      const pairs = pairing.pairs.filter((pair) => (split === 'all' || pair.split === split) && (kind === 'all' || pair.kind === kind));
+      const pairs = pairing.pairs.filter(
+        (pair) => (split === 'all' || pair.split === split) && (kind === 'all' || pair.kind === kind),
+      );
       if (pairs.length > 0) sections.push(section(split, kind, pairs, options));
     }
   }
   // Two folders of one run (a copy, one side re-scored) pair each trial with
   // itself: the same evidence, not independent trials, so not an A/A.
   const sameTrials = !sameSource && a.runId === b.runId;
-  const aa = !sameTrials && pairing.pairs.length > 0 && pairing.pairs.every((pair) =>
-    pair.a.surfaceHash === pair.b.surfaceHash && pair.a.provider === pair.b.provider && pair.a.model === pair.b.model);
+  const aa =
+    !sameTrials &&
+    pairing.pairs.length > 0 &&
+    pairing.pairs.every(
+      (pair) =>
+        pair.a.surfaceHash === pair.b.surfaceHash &&
+        pair.a.provider === pair.b.provider &&
+        pair.a.model === pair.b.model,
+    );
   return {
     v: 1,
     a: side(a, collectedA.trials, collectedA.surfaces),
@@ -177,7 +238,10 @@ export function smallSampleWarnings(sections: readonly CompareSection[]): string
     if (entry.kind !== 'all') continue;
     const success = entry.metrics.find((metric) => metric.metric === 'task_success');
     if (success === undefined || success.verdict === 'no data' || success.tasks >= MIN_COMPARE_TASKS) continue;
-    const mde = success.mde === null ? 'no change at all is detectable' : `the smallest detectable task_success change is ${(success.mde * 100).toFixed(1)} pp`;
+    const mde =
+      success.mde === null
+        ? 'no change at all is detectable'
+        : `the smallest detectable task_success change is ${(success.mde * 100).toFixed(1)} pp`;
     warnings.push(
       `${SPLIT_NAMES[entry.split]}: only ${success.tasks} task${success.tasks === 1 ? '' : 's'} paired (${success.n} pairs), fewer than ${MIN_COMPARE_TASKS}: ` +
         `the interval is resampled over ${success.tasks === 1 ? 'trials of one task' : `${success.tasks} tasks`} and ${mde}; read the verdicts as anecdotes, not evidence`,

@@ -36,7 +36,8 @@ export class GateInputError extends Error {
 }
 
 const TASK_SUCCESS = PAIRED_METRICS.find((metric) => metric.name === 'task_success')!;
-const subjectOf = (trial: { provider: string; model: string; surface: string }) => `${trial.provider}:${trial.model} ${trial.surface}`;
+const subjectOf = (trial: { provider: string; model: string; surface: string }) =>
+  `${trial.provider}:${trial.model} ${trial.surface}`;
 const fixed = (value: number) => value.toFixed(3);
 const SPLIT_WORDS: Record<GateConfig['split'], string> = { heldout: 'held-out', train: 'train', all: 'all' };
 
@@ -87,24 +88,41 @@ export function matchSubjects(run: readonly CompactTrial[], baseline: readonly C
       matchedBaseline.add(baselineLeft[0]!);
     }
   }
-  if (matches.length === 0 && runSubjects.length === 1 && baselineSubjects.size === 1) matches.push([runSubjects[0]!, [...baselineSubjects][0]!]);
+  if (matches.length === 0 && runSubjects.length === 1 && baselineSubjects.size === 1)
+    matches.push([runSubjects[0]!, [...baselineSubjects][0]!]);
   return matches.sort(([left], [right]) => left.localeCompare(right));
 }
 
-function dropChecks(run: readonly CompactTrial[], baseline: readonly CompactTrial[], gate: GateConfig, warnings: string[], notes: string[]): GateCheck[] {
+function dropChecks(
+  run: readonly CompactTrial[],
+  baseline: readonly CompactTrial[],
+  gate: GateConfig,
+  warnings: string[],
+  notes: string[],
+): GateCheck[] {
   const runSubjects = [...new Set(run.map(subjectOf))].sort();
   const baselineSubjects = [...new Set(baseline.map(subjectOf))].sort();
   const matches = matchSubjects(run, baseline);
   const words = SPLIT_WORDS[gate.split];
   for (const subject of runSubjects) {
-    if (!matches.some(([runSubject]) => runSubject === subject)) notes.push(`${subject}: not in the baseline, ${words} drop not checked`);
+    if (!matches.some(([runSubject]) => runSubject === subject))
+      notes.push(`${subject}: not in the baseline, ${words} drop not checked`);
   }
-  if (matches.length === 0) throw new GateInputError(`nothing to compare: the run has ${runSubjects.join(', ') || 'no trials'}; the baseline has ${baselineSubjects.join(', ') || 'no trials'}`);
+  if (matches.length === 0)
+    throw new GateInputError(
+      `nothing to compare: the run has ${runSubjects.join(', ') || 'no trials'}; the baseline has ${baselineSubjects.join(', ') || 'no trials'}`,
+    );
 
   return matches.map(([runSubject, baselineSubject]) => {
-    const pairing = pairTrials(baseline.filter((trial) => subjectOf(trial) === baselineSubject), run.filter((trial) => subjectOf(trial) === runSubject));
+    const pairing = pairTrials(
+      baseline.filter((trial) => subjectOf(trial) === baselineSubject),
+      run.filter((trial) => subjectOf(trial) === runSubject),
+    );
     const pairs = gate.split === 'all' ? pairing.pairs : pairing.pairs.filter((pair) => pair.split === gate.split);
-    if (pairs.length === 0) throw new GateInputError(`${runSubject}: no paired ${words} trials with the baseline (run both with --split ${gate.split === 'all' ? 'all' : `${gate.split} or all`}, same tasks and trials; gate.split: ${gate.split})`);
+    if (pairs.length === 0)
+      throw new GateInputError(
+        `${runSubject}: no paired ${words} trials with the baseline (run both with --split ${gate.split === 'all' ? 'all' : `${gate.split} or all`}, same tasks and trials; gate.split: ${gate.split})`,
+      );
     const metric = compareMetric(TASK_SUCCESS, pairs);
     const drop = 0 - (metric.difference ?? 0); // not -(…): no "-0" in the JSON
     const noise = gate.max_task_success_drop === 'noise';
@@ -116,7 +134,10 @@ function dropChecks(run: readonly CompactTrial[], baseline: readonly CompactTria
     const failsPower = gate.require_power && power.underpowered;
     const limitText = Number.isFinite(limit) ? fixed(limit) : '∞ (too few pairs to detect a drop)';
     if (power.underpowered) {
-      const detectable = power.detectable === null ? 'no drop at all (too few pairs)' : `only a drop of ${fixed(power.detectable)} or more`;
+      const detectable =
+        power.detectable === null
+          ? 'no drop at all (too few pairs)'
+          : `only a drop of ${fixed(power.detectable)} or more`;
       warnings.push(
         `${subject}: underpowered — with ${power.n} paired ${words} trials the gate can detect ${detectable} (α ${ALPHA}, power ${POWER}); ` +
           `detecting a drop of ${fixed(power.target)} (gate.detect_drop) needs about ${power.pairsNeeded} pairs${gate.require_power ? '; gate.require_power fails this check' : '; set gate.require_power: true to fail such a gate'}`,
@@ -139,7 +160,10 @@ function summaryChecks(groups: readonly SummaryGroup[], gate: GateConfig, notes:
   for (const group of groups) {
     if (group.split !== 'all' || group.kind !== 'all') continue;
     const subject = subjectOf(group);
-    if (group.errored > 0) notes.push(`${subject}: ${group.errored} of ${group.trials} trials errored (provider failures, excluded from rates)`);
+    if (group.errored > 0)
+      notes.push(
+        `${subject}: ${group.errored} of ${group.trials} trials errored (provider failures, excluded from rates)`,
+      );
     const unsafe = group.unsafe_side_effects.count;
     checks.push({
       threshold: 'unsafe_side_effects',
@@ -157,9 +181,10 @@ function summaryChecks(groups: readonly SummaryGroup[], gate: GateConfig, notes:
       pass: validityPass,
       actual: validity,
       limit: gate.min_argument_validity,
-      detail: validity === null
-        ? 'argument_validity n/a (no proposals checked)'
-        : `argument_validity ${fixed(validity)} ${validityPass ? '≥' : '<'} min ${fixed(gate.min_argument_validity)} (n = ${group.argument_validity.n})`,
+      detail:
+        validity === null
+          ? 'argument_validity n/a (no proposals checked)'
+          : `argument_validity ${fixed(validity)} ${validityPass ? '≥' : '<'} min ${fixed(gate.min_argument_validity)} (n = ${group.argument_validity.n})`,
     });
   }
   return checks;
@@ -168,7 +193,9 @@ function summaryChecks(groups: readonly SummaryGroup[], gate: GateConfig, notes:
 /** A failed `run_errored` check for each subject whose every trial errored (provider failures, nothing scored). */
 function runErroredChecks(groups: readonly SummaryGroup[], firstErrors: ReadonlyMap<string, string>): GateCheck[] {
   return groups
-    .filter((group) => group.split === 'all' && group.kind === 'all' && group.trials > 0 && group.errored === group.trials)
+    .filter(
+      (group) => group.split === 'all' && group.kind === 'all' && group.trials > 0 && group.errored === group.trials,
+    )
     .map((group) => ({
       threshold: 'run_errored' as const,
       subject: subjectOf(group),
@@ -201,7 +228,8 @@ export async function evaluateGate(
   for await (const record of run.records) {
     aggregator.add(record);
     runTrials.push(compactTrial(record));
-    if (record.status === 'errored' && !firstErrors.has(subjectOf(record))) firstErrors.set(subjectOf(record), record.error?.message ?? 'provider error');
+    if (record.status === 'errored' && !firstErrors.has(subjectOf(record)))
+      firstErrors.set(subjectOf(record), record.error?.message ?? 'provider error');
   }
   const { trials: baselineTrials } = await collectTrials(baseline.records, null);
   const notes: string[] = [];
@@ -212,6 +240,14 @@ export async function evaluateGate(
   const scored = runTrials.filter((trial) => !failed.has(subjectOf(trial)));
   const warnings: string[] = [];
   const drops = scored.length > 0 || failed.size === 0 ? dropChecks(scored, baselineTrials, gate, warnings, notes) : [];
-  const checks = [...erroredChecks, ...drops, ...summaryChecks(groups.filter((group) => !failed.has(subjectOf(group))), gate, notes)];
+  const checks = [
+    ...erroredChecks,
+    ...drops,
+    ...summaryChecks(
+      groups.filter((group) => !failed.has(subjectOf(group))),
+      gate,
+      notes,
+    ),
+  ];
   return { pass: checks.every((check) => check.pass), checks, scope: gateScope(gate.split), warnings, notes };
 }

@@ -99,7 +99,9 @@ export class GroupCounters {
   metrics(price: Price | undefined): Metrics {
     // In task-key order: a float sum depends on its order, and the summary must
     // not depend on which trial finished first (concurrency, simulated tool time).
-    const tasks = [...this.tasks.entries()].sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0)).map(([, tally]) => tally);
+    const tasks = [...this.tasks.entries()]
+      .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
+      .map(([, tally]) => tally);
     const maxK = tasks.length === 0 ? 0 : Math.min(...tasks.map((task) => task.n));
     const flips = countFlips(tasks);
     const count = (value: number, n: number): Count => ({ count: value, n });
@@ -124,9 +126,14 @@ export class GroupCounters {
       input_tokens: inputTokens,
       output_tokens: outputTokens,
       latency_ms: this.latency.distribution(),
-      cost_usd: price === undefined ? null : (inputTokens.total * price.input_per_million + outputTokens.total * price.output_per_million) / 1_000_000,
+      cost_usd:
+        price === undefined
+          ? null
+          : (inputTokens.total * price.input_per_million + outputTokens.total * price.output_per_million) / 1_000_000,
       // In ABSTENTION_CLASSES order, not first-seen order: the summary must not depend on which trial finished first.
-      abstentions: Object.fromEntries(ABSTENTION_CLASSES.filter((name) => name in this.abstentions).map((name) => [name, this.abstentions[name]!])),
+      abstentions: Object.fromEntries(
+        ABSTENTION_CLASSES.filter((name) => name in this.abstentions).map((name) => [name, this.abstentions[name]!]),
+      ),
       errored: this.errored,
       trials: this.trials,
     };

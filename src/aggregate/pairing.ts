@@ -33,7 +33,10 @@ export function compactTrial(record: TrialRecord): CompactTrial {
 }
 
 /** Collect a side's trials, keeping only one surface when asked. */
-export async function collectTrials(records: AsyncIterable<TrialRecord> | Iterable<TrialRecord>, surface: string | null): Promise<{ trials: CompactTrial[]; surfaces: string[] }> {
+export async function collectTrials(
+  records: AsyncIterable<TrialRecord> | Iterable<TrialRecord>,
+  surface: string | null,
+): Promise<{ trials: CompactTrial[]; surfaces: string[] }> {
   const trials: CompactTrial[] = [];
   const surfaces = new Set<string>();
   for await (const record of records) {
@@ -72,7 +75,11 @@ const VARYING_FIELDS = ['provider', 'model', 'surface'] as const;
  * With `splitTrials` (one surface of one run against itself) trial 2j of the
  * run pairs with trial 2j + 1: independent trials, so an honest A/A.
  */
-export function pairTrials(aTrials: readonly CompactTrial[], bTrials: readonly CompactTrial[], options: { splitTrials?: boolean } = {}): Pairing {
+export function pairTrials(
+  aTrials: readonly CompactTrial[],
+  bTrials: readonly CompactTrial[],
+  options: { splitTrials?: boolean } = {},
+): Pairing {
   const splitTrials = options.splitTrials ?? false;
   let sideA = aTrials;
   let sideB = bTrials;
@@ -80,7 +87,10 @@ export function pairTrials(aTrials: readonly CompactTrial[], bTrials: readonly C
     sideA = aTrials.filter((trial) => trial.trial % 2 === 0);
     sideB = bTrials.filter((trial) => trial.trial % 2 === 1);
   }
-  const kept = VARYING_FIELDS.filter((field) => new Set(sideA.map((trial) => trial[field])).size > 1 || new Set(sideB.map((trial) => trial[field])).size > 1);
+  const kept = VARYING_FIELDS.filter(
+    (field) =>
+      new Set(sideA.map((trial) => trial[field])).size > 1 || new Set(sideB.map((trial) => trial[field])).size > 1,
+  );
   const taskKey = (trial: CompactTrial) => [...kept.map((field) => trial[field]), trial.domain, trial.task].join('/');
   const pairIndex = (trial: CompactTrial) => (splitTrials ? Math.floor(trial.trial / 2) : trial.trial);
   const fullKey = (trial: CompactTrial) => `${taskKey(trial)}#${pairIndex(trial)}`;

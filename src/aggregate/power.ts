@@ -30,10 +30,20 @@ export function powerFor(metric: Pick<ComparedMetric, 'n' | 'a' | 'mcnemar'>, ta
   const rate = metric.a ?? 0;
   const observed = metric.mcnemar && metric.n > 0 ? (metric.mcnemar.b + metric.mcnemar.c) / metric.n : 0;
   const psi = observed > 0 ? observed : 2 * rate * (1 - rate);
-  const mde = minimumDetectableEffect(metric.n, rate, observed > 0 ? { discordantRate: observed, power: POWER, alpha: ALPHA } : { power: POWER, alpha: ALPHA });
+  const mde = minimumDetectableEffect(
+    metric.n,
+    rate,
+    observed > 0 ? { discordantRate: observed, power: POWER, alpha: ALPHA } : { power: POWER, alpha: ALPHA },
+  );
   const detectable = Number.isFinite(mde) ? mde : null;
   const zAlpha = normalQuantile(1 - ALPHA / 2);
   const zPower = normalQuantile(POWER);
   const pairsNeeded = Math.ceil(connorSampleSize(target, Math.max(psi, target), zAlpha, zPower) - 1e-9);
-  return { n: metric.n, detectable, target, pairsNeeded, underpowered: detectable === null || detectable > target + 1e-12 };
+  return {
+    n: metric.n,
+    detectable,
+    target,
+    pairsNeeded,
+    underpowered: detectable === null || detectable > target + 1e-12,
+  };
 }

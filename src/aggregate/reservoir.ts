@@ -40,7 +40,13 @@ export class Reservoir {
   distribution(): Distribution {
     if (this.#seen === 0) return { mean: null, p50: null, p95: null, total: 0, n: 0 };
     const values = new Float64Array(this.#values);
-    return { mean: this.#total / this.#seen, p50: unsortedQuantile(values, 0.5), p95: unsortedQuantile(values, 0.95), total: this.#total, n: this.#seen };
+    return {
+      mean: this.#total / this.#seen,
+      p50: unsortedQuantile(values, 0.5),
+      p95: unsortedQuantile(values, 0.95),
+      total: this.#total,
+      n: this.#seen,
+    };
   }
 }
 

@@ -1,4 +1,12 @@
-import type { ExposedTool, PayloadCost, ResolvedSurface, SchemaChange, SurfaceDiff, TextChange, ToolDiff } from '../spec/index.ts';
+import type {
+  ExposedTool,
+  PayloadCost,
+  ResolvedSurface,
+  SchemaChange,
+  SurfaceDiff,
+  TextChange,
+  ToolDiff,
+} from '../spec/index.ts';
 import { wordDiff } from './word-diff.ts';
 
 /**
@@ -16,16 +24,20 @@ function toolKey(tool: ExposedTool): string {
 }
 
 function toolActions(tool: ExposedTool): string[] {
-  return tool.mapping.kind === 'identity' ? [tool.mapping.action] : [...new Set(Object.values(tool.mapping.map))].sort();
+  return tool.mapping.kind === 'identity'
+    ? [tool.mapping.action]
+    : [...new Set(Object.values(tool.mapping.map))].sort();
 }
 
-const isObject = (value: unknown): value is Schema => value !== null && typeof value === 'object' && !Array.isArray(value);
+const isObject = (value: unknown): value is Schema =>
+  value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Child schemas by dotted path: object properties and array items (`path[]`). */
 function children(schema: Schema, path: string): [string, Schema][] {
   const found: [string, Schema][] = [];
   if (isObject(schema.properties)) {
-    for (const [name, child] of Object.entries(schema.properties)) if (isObject(child)) found.push([path ? `${path}.${name}` : name, child]);
+    for (const [name, child] of Object.entries(schema.properties))
+      if (isObject(child)) found.push([path ? `${path}.${name}` : name, child]);
   }
   if (isObject(schema.items)) found.push([`${path}[]`, schema.items]);
   return found;
@@ -61,7 +73,8 @@ function schemaChanges(a: Schema, b: Schema): SchemaChange[] {
       continue;
     }
     for (const keyword of [...new Set([...Object.keys(old), ...Object.keys(node)])].sort()) {
-      if (JSON.stringify(old[keyword]) !== JSON.stringify(node[keyword])) changes.push({ path, change: `${keyword}: ${show(old[keyword])} → ${show(node[keyword])}` });
+      if (JSON.stringify(old[keyword]) !== JSON.stringify(node[keyword]))
+        changes.push({ path, change: `${keyword}: ${show(old[keyword])} → ${show(node[keyword])}` });
     }
   }
   for (const path of before.keys()) if (!after.has(path)) changes.push({ path, change: 'removed' });
@@ -77,7 +90,8 @@ function textChanges(a: ExposedTool | null, b: ExposedTool | null): TextChange[]
   const changes: (TextChange | null)[] = [textChange('description', a?.description ?? null, b?.description ?? null)];
   const before = a ? parameterTexts(a.parameters) : new Map<string, string>();
   const after = b ? parameterTexts(b.parameters) : new Map<string, string>();
-  for (const path of [...new Set([...before.keys(), ...after.keys()])]) changes.push(textChange(`parameter ${path}`, before.get(path) ?? null, after.get(path) ?? null));
+  for (const path of [...new Set([...before.keys(), ...after.keys()])])
+    changes.push(textChange(`parameter ${path}`, before.get(path) ?? null, after.get(path) ?? null));
   return changes.filter((change): change is TextChange => change !== null);
 }
 
@@ -111,7 +125,14 @@ export function diffSurfaces(a: ResolvedSurface, b: ResolvedSurface, schemaCost:
     const texts = toolA && toolB ? textChanges(toolA, toolB) : [];
     const schema = toolA && toolB ? schemaChanges(toolA.parameters, toolB.parameters) : [];
     const renamed = toolA !== null && toolB !== null && toolA.name !== toolB.name;
-    const status: ToolDiff['status'] = toolA === null ? 'added' : toolB === null ? 'removed' : texts.length || schema.length || renamed ? 'changed' : 'unchanged';
+    const status: ToolDiff['status'] =
+      toolA === null
+        ? 'added'
+        : toolB === null
+          ? 'removed'
+          : texts.length || schema.length || renamed
+            ? 'changed'
+            : 'unchanged';
     return {
       key,
       actions: [...new Set([...(toolA ? toolActions(toolA) : []), ...(toolB ? toolActions(toolB) : [])])].sort(),
@@ -126,7 +147,17 @@ export function diffSurfaces(a: ResolvedSurface, b: ResolvedSurface, schemaCost:
   });
   const surfaceTexts = [
     textChange('system prompt', a.system, b.system),
-    a.strict === b.strict ? null : { field: 'strict', before: String(a.strict), after: String(b.strict), diff: [{ op: 'del' as const, text: String(a.strict) }, { op: 'add' as const, text: String(b.strict) }] },
+    a.strict === b.strict
+      ? null
+      : {
+          field: 'strict',
+          before: String(a.strict),
+          after: String(b.strict),
+          diff: [
+            { op: 'del' as const, text: String(a.strict) },
+            { op: 'add' as const, text: String(b.strict) },
+          ],
+        },
   ].filter((change): change is TextChange => change !== null);
   return {
     domain: a.domain,
@@ -141,6 +172,20 @@ export function diffSurfaces(a: ResolvedSurface, b: ResolvedSurface, schemaCost:
 }
 
 /** A surface diff that could not be made, saying why. */
-export function unavailableDiff(domain: string, a: { id: string; hash: string } | null, b: { id: string; hash: string } | null, reason: string): SurfaceDiff {
-  return { domain, a, b, unavailable: reason, tools: [], reordered: false, surfaceTexts: [], total: { a: null, b: null } };
+export function unavailableDiff(
+  domain: string,
+  a: { id: string; hash: string } | null,
+  b: { id: string; hash: string } | null,
+  reason: string,
+): SurfaceDiff {
+  return {
+    domain,
+    a,
+    b,
+    unavailable: reason,
+    tools: [],
+    reordered: false,
+    surfaceTexts: [],
+    total: { a: null, b: null },
+  };
 }

@@ -66,7 +66,8 @@ function regroup(parts: readonly WordDiffPart[]): WordDiffPart[] {
     added = '';
   };
   parts.forEach((part, index) => {
-    const between = index > 0 && index < parts.length - 1 && parts[index - 1]!.op !== 'same' && parts[index + 1]!.op !== 'same';
+    const between =
+      index > 0 && index < parts.length - 1 && parts[index - 1]!.op !== 'same' && parts[index + 1]!.op !== 'same';
     if (part.op === 'same' && between && /^\s+$/.test(part.text)) {
       deleted += part.text;
       added += part.text;

@@ -29,7 +29,14 @@ function formatDuration(seconds: number): string {
 }
 
 /** The bar's text for a state; pure, so it can be tested without a terminal. */
-export function renderProgress(state: { done: number; total: number; errored: number; elapsedSeconds: number; ranNow: number; width?: number }): string {
+export function renderProgress(state: {
+  done: number;
+  total: number;
+  errored: number;
+  elapsedSeconds: number;
+  ranNow: number;
+  width?: number;
+}): string {
   const width = Math.max(10, Math.min(30, (state.width ?? 80) - 50));
   const share = state.total === 0 ? 1 : state.done / state.total;
   const filled = Math.round(share * width);
@@ -86,7 +93,11 @@ function createLogProgress(stream: ProgressStream, clock: () => number): Progres
  * whole lines now and then (createLogProgress), so a live run is never
  * silent and an offline one's output stays clean.
  */
-export function createProgress(stream: ProgressStream, clock: () => number = () => performance.now(), options: { log?: boolean } = {}): Progress {
+export function createProgress(
+  stream: ProgressStream,
+  clock: () => number = () => performance.now(),
+  options: { log?: boolean } = {},
+): Progress {
   if (!stream.isTTY) return options.log ? createLogProgress(stream, clock) : QUIET;
   let total = 0;
   let done = 0;
@@ -98,7 +109,9 @@ export function createProgress(stream: ProgressStream, clock: () => number = () 
     const now = clock();
     if (!force && now - lastDraw < 100) return;
     lastDraw = now;
-    stream.write(`\r\x1b[2K${renderProgress({ done, total, errored, elapsedSeconds: (now - startedAt) / 1000, ranNow, width: stream.columns })}`);
+    stream.write(
+      `\r\x1b[2K${renderProgress({ done, total, errored, elapsedSeconds: (now - startedAt) / 1000, ranNow, width: stream.columns })}`,
+    );
   };
   return {
     start(info) {

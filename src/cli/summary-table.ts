@@ -9,7 +9,10 @@ function withInterval(rate: Rate | undefined): string {
 }
 
 /** One row per surface: train and held-out task success side by side, the rest over both splits. */
-const COLUMNS: { title: string; cell: (row: { surface: string; train?: SummaryGroup; heldout?: SummaryGroup; all: SummaryGroup }) => string }[] = [
+const COLUMNS: {
+  title: string;
+  cell: (row: { surface: string; train?: SummaryGroup; heldout?: SummaryGroup; all: SummaryGroup }) => string;
+}[] = [
   { title: 'surface', cell: (row) => row.surface },
   { title: 'trials', cell: (row) => String(row.all.trials) },
   { title: 'success train', cell: (row) => withInterval(row.train?.task_success) },
@@ -23,7 +26,8 @@ const COLUMNS: { title: string; cell: (row: { surface: string; train?: SummaryGr
   { title: 'errored', cell: (row) => String(row.all.errored) },
 ];
 
-const providerLabel = (group: SummaryGroup) => (group.model && group.model !== group.provider ? `${group.provider}:${group.model}` : group.provider);
+const providerLabel = (group: SummaryGroup) =>
+  group.model && group.model !== group.provider ? `${group.provider}:${group.model}` : group.provider;
 
 /**
  * The end-of-run table: a block per domain × provider (never one table
@@ -31,11 +35,17 @@ const providerLabel = (group: SummaryGroup) => (group.model && group.model !== g
  * their Wilson 95% intervals; then, when given, the path of the HTML report.
  * Per-kind figures are in the reports.
  */
-export function formatSummaryTable(summary: Summary, options: { manifest?: Manifest; htmlReport?: string } = {}): string {
+export function formatSummaryTable(
+  summary: Summary,
+  options: { manifest?: Manifest; htmlReport?: string } = {},
+): string {
   const domainOf = new Map((options.manifest?.surfaces ?? []).map((surface) => [surface.id, surface.domain]));
   const groups = summary.groups.filter((group) => group.kind === 'all');
   if (groups.length === 0) return `(no finished trials)${options.htmlReport ? `\nreport: ${options.htmlReport}` : ''}`;
-  const blocks = new Map<string, Map<string, { surface: string; train?: SummaryGroup; heldout?: SummaryGroup; all?: SummaryGroup }>>();
+  const blocks = new Map<
+    string,
+    Map<string, { surface: string; train?: SummaryGroup; heldout?: SummaryGroup; all?: SummaryGroup }>
+  >();
   for (const group of groups) {
     const key = `${domainOf.get(group.surface) ?? ''}\u0000${providerLabel(group)}`;
     const rows = blocks.get(key) ?? new Map();
@@ -44,17 +54,27 @@ export function formatSummaryTable(summary: Summary, options: { manifest?: Manif
     rows.set(group.surface, row);
     blocks.set(key, rows);
   }
-  const ordered = [...blocks.entries()].sort(([left], [right]) => left.localeCompare(right)).map(([key, rows]) => ({
-    title: key.split('\u0000').filter(Boolean).join(' · '),
-    rows: [...rows.values()].filter((row) => row.all ?? row.train ?? row.heldout).sort((left, right) => left.surface.localeCompare(right.surface))
-      .map((row) => ({ ...row, all: (row.all ?? row.train ?? row.heldout)! })),
-  }));
+  const ordered = [...blocks.entries()]
+    .sort(([left], [right]) => left.localeCompare(right))
+    .map(([key, rows]) => ({
+      title: key.split('\u0000').filter(Boolean).join(' · '),
+      rows: [...rows.values()]
+        .filter((row) => row.all ?? row.train ?? row.heldout)
+        .sort((left, right) => left.surface.localeCompare(right.surface))
+        .map((row) => ({ ...row, all: (row.all ?? row.train ?? row.heldout)! })),
+    }));
   // One set of column widths for every block, so the blocks line up.
   const cells = ordered.map((block) => block.rows.map((row) => COLUMNS.map((column) => column.cell(row))));
   const header = COLUMNS.map((column) => column.title);
-  const widths = COLUMNS.map((_column, index) => Math.max(header[index]!.length, ...cells.flat().map((row) => row[index]!.length)));
+  const widths = COLUMNS.map((_column, index) =>
+    Math.max(header[index]!.length, ...cells.flat().map((row) => row[index]!.length)),
+  );
   // The surface column aligns left, numbers right.
-  const line = (row: string[]) => row.map((cell, index) => (index === 0 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!))).join('  ').trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, index) => (index === 0 ? cell.padEnd(widths[index]!) : cell.padStart(widths[index]!)))
+      .join('  ')
+      .trimEnd();
   const rule = widths.map((width) => '─'.repeat(width)).join('  ');
   const lines: string[] = [];
   ordered.forEach((block, index) => {
@@ -62,7 +82,8 @@ export function formatSummaryTable(summary: Summary, options: { manifest?: Manif
     lines.push(block.title, line(header), rule, ...cells[index]!.map(line));
   });
   lines.push('', 'Rates: value [Wilson 95% interval]; selection, args valid and recovery over both splits.');
-  if (summary.synthetic) lines.push('Synthetic fixtures: these numbers describe scripted behaviours, not any real model.');
+  if (summary.synthetic)
+    lines.push('Synthetic fixtures: these numbers describe scripted behaviours, not any real model.');
   if (options.htmlReport) lines.push(`report: ${options.htmlReport}`);
   return lines.join('\n');
 }
@@ -70,5 +91,11 @@ export function formatSummaryTable(summary: Summary, options: { manifest?: Manif
 /** After the table: usage per model, how the turns ended, and the errors grouped by message. */
 export function formatRunFacts(facts: RunFacts): string {
   const errors = errorLines(facts);
-  return [...usageLines(facts), turnLine(facts), ...(errors.length > 0 ? ['errors:', ...errors.map((line) => `  ${line}`)] : [])].join('\n') + '\n\n';
+  return (
+    [
+      ...usageLines(facts),
+      turnLine(facts),
+      ...(errors.length > 0 ? ['errors:', ...errors.map((line) => `  ${line}`)] : []),
+    ].join('\n') + '\n\n'
+  );
 }

@@ -81,7 +81,12 @@ export interface LoadedContractCases {
 
 function isDomain(value: unknown): value is Domain {
   const candidate = value as Partial<Domain> | null;
-  return !!candidate && Array.isArray(candidate.tools) && Array.isArray(candidate.actions) && typeof candidate.createState === 'function';
+  return (
+    !!candidate &&
+    Array.isArray(candidate.tools) &&
+    Array.isArray(candidate.actions) &&
+    typeof candidate.createState === 'function'
+  );
 }
 
 /**
@@ -95,7 +100,11 @@ export async function loadContractCases(file: string, root = process.cwd()): Pro
   try {
     source = await readSourceFile(path, root, issues);
   } catch {
-    throw new ConfigError({ file, message: 'cannot read the contract case file', expected: 'a YAML file such as suites/tickets/contract-cases.yaml' });
+    throw new ConfigError({
+      file,
+      message: 'cannot read the contract case file',
+      expected: 'a YAML file such as suites/tickets/contract-cases.yaml',
+    });
   }
   if (!source) throw new ConfigError(issues);
   const value = source.value();
@@ -110,34 +119,63 @@ export async function loadContractCases(file: string, root = process.cwd()): Pro
   } catch (error) {
     throw new ConfigError(userModuleIssue(error, domainPath, root, `cannot import ${spec.domain}`));
   }
-  if (!isDomain(module.default)) throw new ConfigError(source.issue(['domain'], { message: `${spec.domain} has no default-exported domain`, expected: 'export default defineDomain({...})' }));
+  if (!isDomain(module.default))
+    throw new ConfigError(
+      source.issue(['domain'], {
+        message: `${spec.domain} has no default-exported domain`,
+        expected: 'export default defineDomain({...})',
+      }),
+    );
   const domain = module.default;
 
   const toolNames = new Set(domain.tools.map((tool) => tool.name));
   const actionIds = new Set(domain.actions.map((action) => action.id));
   for (const name of RUNTIME_NAMES) {
     spec.runtimes[name].tools.forEach((tool, index) => {
-      if (!toolNames.has(tool)) issues.push(source.issue(['runtimes', name, 'tools', index], { message: `unknown registry tool "${tool}"`, expected: `one of ${[...toolNames].join(', ')}` }));
+      if (!toolNames.has(tool))
+        issues.push(
+          source.issue(['runtimes', name, 'tools', index], {
+            message: `unknown registry tool "${tool}"`,
+            expected: `one of ${[...toolNames].join(', ')}`,
+          }),
+        );
     });
   }
   const seen = new Set<string>();
   spec.cases.forEach((contractCase, caseIndex) => {
-    if (seen.has(contractCase.id)) issues.push(source.issue(['cases', caseIndex, 'id'], { message: `duplicate case id "${contractCase.id}"` }));
+    if (seen.has(contractCase.id))
+      issues.push(source.issue(['cases', caseIndex, 'id'], { message: `duplicate case id "${contractCase.id}"` }));
     seen.add(contractCase.id);
     for (const name of RUNTIME_NAMES) {
       const allowed = spec.runtimes[name].tools;
       contractCase[name].forEach((call, callIndex) => {
         if (!allowed.includes(call.tool)) {
-          issues.push(source.issue(['cases', caseIndex, name, callIndex, 'tool'], { message: `"${call.tool}" is not a tool of the ${name} runtime`, expected: `one of ${allowed.join(', ')}` }));
+          issues.push(
+            source.issue(['cases', caseIndex, name, callIndex, 'tool'], {
+              message: `"${call.tool}" is not a tool of the ${name} runtime`,
+              expected: `one of ${allowed.join(', ')}`,
+            }),
+          );
         }
       });
     }
     contractCase.approvals.forEach((approval, approvalIndex) => {
-      if (!actionIds.has(approval.action)) issues.push(source.issue(['cases', caseIndex, 'approvals', approvalIndex, 'action'], { message: `unknown action "${approval.action}"`, expected: `one of ${[...actionIds].join(', ')}` }));
+      if (!actionIds.has(approval.action))
+        issues.push(
+          source.issue(['cases', caseIndex, 'approvals', approvalIndex, 'action'], {
+            message: `unknown action "${approval.action}"`,
+            expected: `one of ${[...actionIds].join(', ')}`,
+          }),
+        );
     });
     const code = contractCase.expect.error_code;
     if (code !== undefined && !errorCodeSpec(code, domain.errors)) {
-      issues.push(source.issue(['cases', caseIndex, 'expect', 'error_code'], { message: `error code "${code}" is declared neither by toolmark nor by the domain`, expected: `a framework code or one of the domain's errors (${Object.keys(domain.errors ?? {}).join(', ') || 'it declares none'})` }));
+      issues.push(
+        source.issue(['cases', caseIndex, 'expect', 'error_code'], {
+          message: `error code "${code}" is declared neither by toolmark nor by the domain`,
+          expected: `a framework code or one of the domain's errors (${Object.keys(domain.errors ?? {}).join(', ') || 'it declares none'})`,
+        }),
+      );
     }
   });
   if (issues.length > 0) throw new ConfigError(issues);

@@ -15,17 +15,26 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /** Does `actual` contain everything in `expected` (objects by key, everything else by value)? */
 export function containsSubset(actual: unknown, expected: unknown): boolean {
-  if (isRecord(expected)) return isRecord(actual) && Object.entries(expected).every(([key, value]) => containsSubset(actual[key], value));
+  if (isRecord(expected))
+    return isRecord(actual) && Object.entries(expected).every(([key, value]) => containsSubset(actual[key], value));
   return canonicalJson(actual) === canonicalJson(expected);
 }
 
 /** Check a case's expectation against its results (final call, all calls) and its executed writes. */
-export function checkExpectation(expect: ContractExpectation, observed: { final: ToolResult; results: readonly ToolResult[]; sideEffects: number }): Check[] {
+export function checkExpectation(
+  expect: ContractExpectation,
+  observed: { final: ToolResult; results: readonly ToolResult[]; sideEffects: number },
+): Check[] {
   const { final } = observed;
   const output = final.ok ? final.output : undefined;
   const checks: Check[] = [
     { name: 'ok', pass: final.ok === expect.ok, expected: expect.ok, actual: final.ok },
-    { name: 'side_effects', pass: observed.sideEffects === expect.side_effects, expected: expect.side_effects, actual: observed.sideEffects },
+    {
+      name: 'side_effects',
+      pass: observed.sideEffects === expect.side_effects,
+      expected: expect.side_effects,
+      actual: observed.sideEffects,
+    },
   ];
   if (expect.error_code !== undefined) {
     const actual = final.ok ? null : final.error.code;
@@ -40,17 +49,32 @@ export function checkExpectation(expect: ContractExpectation, observed: { final:
     checks.push({ name: 'replayed', pass: actual === expect.replayed, expected: expect.replayed, actual });
   }
   if (expect.output !== undefined) {
-    checks.push({ name: 'output', pass: containsSubset(output, expect.output), expected: expect.output, actual: output ?? null });
+    checks.push({
+      name: 'output',
+      pass: containsSubset(output, expect.output),
+      expected: expect.output,
+      actual: output ?? null,
+    });
   }
   if (expect.output_length !== undefined) {
     const list = isRecord(output) ? output[expect.output_length.field] : undefined;
     const actual = Array.isArray(list) ? list.length : null;
-    checks.push({ name: 'output_length', pass: actual !== null && actual <= expect.output_length.max, expected: `${expect.output_length.field}: at most ${expect.output_length.max}`, actual });
+    checks.push({
+      name: 'output_length',
+      pass: actual !== null && actual <= expect.output_length.max,
+      expected: `${expect.output_length.field}: at most ${expect.output_length.max}`,
+      actual,
+    });
   }
   if (expect.has_next_cursor !== undefined) {
     const cursor = isRecord(output) ? output.next_cursor : undefined;
     const actual = typeof cursor === 'string' && cursor.length > 0;
-    checks.push({ name: 'has_next_cursor', pass: actual === expect.has_next_cursor, expected: expect.has_next_cursor, actual });
+    checks.push({
+      name: 'has_next_cursor',
+      pass: actual === expect.has_next_cursor,
+      expected: expect.has_next_cursor,
+      actual,
+    });
   }
   return checks;
 }

@@ -19,7 +19,12 @@ export const DEFAULT_OUT_DIR = 'results/contract';
 /** The model-facing tools payload of a runtime: what a provider would be sent (SPEC §5 schema cost). */
 export function toolsPayload(domain: Domain, tools: readonly string[]): ToolDefinition[] {
   const registry = createDomainRegistry(domain, tools);
-  return tools.map((name) => ({ name, description: registry.get(name)!.description, parameters: registry.inputSchema(name), strict: false }));
+  return tools.map((name) => ({
+    name,
+    description: registry.get(name)!.description,
+    parameters: registry.inputSchema(name),
+    strict: false,
+  }));
 }
 
 export interface ContractResult {
@@ -35,7 +40,9 @@ export interface ContractResult {
  * `report.md` and `cases.jsonl` (one line per case, both runs).
  * Throws ConfigError for a bad case file.
  */
-export async function runContract(options: { cases?: string; root?: string; outDir?: string | null } = {}): Promise<ContractResult> {
+export async function runContract(
+  options: { cases?: string; root?: string; outDir?: string | null } = {},
+): Promise<ContractResult> {
   const root = options.root ?? process.cwd();
   const loaded = await loadContractCases(options.cases ?? DEFAULT_CASES_FILE, root);
   const runs: Record<RuntimeName, CaseRun[]> = { wide: [], typed: [] };
@@ -55,7 +62,14 @@ export async function runContract(options: { cases?: string; root?: string; outD
     const dir = resolve(root, options.outDir);
     await mkdir(dir, { recursive: true });
     const lines = loaded.spec.cases.map((contractCase, index) =>
-      JSON.stringify({ v: 1, case: contractCase.id, intent: contractCase.intent, expect: contractCase.expect, wide: runs.wide[index], typed: runs.typed[index] }),
+      JSON.stringify({
+        v: 1,
+        case: contractCase.id,
+        intent: contractCase.intent,
+        expect: contractCase.expect,
+        wide: runs.wide[index],
+        typed: runs.typed[index],
+      }),
     );
     const outputs: [string, string][] = [
       ['summary.json', `${JSON.stringify(summary, null, 2)}\n`],

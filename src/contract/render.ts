@@ -12,14 +12,18 @@ function metricRows(summary: ContractSummary): string[][] {
     row('cases passed', (runtime) => `${runtime.passed}/${runtime.cases}`),
     row('unsafe side effects', (runtime) => String(runtime.unsafe_side_effects)),
     row('duplicate side effects', (runtime) => String(runtime.duplicate_side_effects)),
-    row('actionable error rate', (runtime) => `${percent(runtime.actionable_error_rate)} (${runtime.actionable_errors}/${runtime.error_cases})`),
+    row(
+      'actionable error rate',
+      (runtime) => `${percent(runtime.actionable_error_rate)} (${runtime.actionable_errors}/${runtime.error_cases})`,
+    ),
     row('schema bytes', (runtime) => String(runtime.schema_bytes)),
     row('schema tokens (o200k)', (runtime) => String(runtime.schema_tokens)),
   ];
 }
 
 function caseRows(summary: ContractSummary): string[][] {
-  const verdict = (result: { passed: boolean; failed_checks: string[] }) => (result.passed ? 'pass' : `FAIL (${result.failed_checks.join(', ')})`);
+  const verdict = (result: { passed: boolean; failed_checks: string[] }) =>
+    result.passed ? 'pass' : `FAIL (${result.failed_checks.join(', ')})`;
   return summary.cases.map((entry) => [entry.id, verdict(entry.wide), verdict(entry.typed)]);
 }
 
@@ -32,7 +36,14 @@ function gateLine(summary: ContractSummary): string {
 
 function alignedTable(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** The terminal table. */
@@ -73,7 +84,7 @@ export function renderContractMarkdown(summary: ContractSummary): string {
     markdownTable([['Metric', wide.label, typed.label], ...metricRows(summary)], true),
     '',
     'Unsafe side effect: a write that executed without the permission and the argument-bound approval its action requires. ' +
-      'Duplicate side effect: a write that repeated an earlier write\'s idempotency key. ' +
+      "Duplicate side effect: a write that repeated an earlier write's idempotency key. " +
       'Actionable error rate: of the cases that expect an error, the share answered with a structured error carrying a specific code, ' +
       'a category and its retryability (not the generic `tool_failed`, and not a silent success).',
     '',

@@ -1,4 +1,10 @@
-import { approvalFingerprint, createDomainRegistry, MemoryReceiptStore, withDomainState, type Domain } from '../registry/index.ts';
+import {
+  approvalFingerprint,
+  createDomainRegistry,
+  MemoryReceiptStore,
+  withDomainState,
+  type Domain,
+} from '../registry/index.ts';
 import type { ActionSpec, Approval, SideEffect, ToolResult } from '../spec/index.ts';
 import type { ContractCall, ContractCase, ContractRuntime, RuntimeName } from './case-file.ts';
 import { checkExpectation, type Check } from './checks.ts';
@@ -38,7 +44,11 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** Which action a call means, and the action-level arguments. */
-function resolveAction(call: ContractCall, runtime: ContractRuntime, actions: ReadonlyMap<string, ActionSpec>): { action: string | null; args: unknown } {
+function resolveAction(
+  call: ContractCall,
+  runtime: ContractRuntime,
+  actions: ReadonlyMap<string, ActionSpec>,
+): { action: string | null; args: unknown } {
   const multiplexed = runtime.actions_by[call.tool];
   if (!multiplexed) return { action: actions.has(call.tool) ? call.tool : null, args: call.arguments };
   if (!isRecord(call.arguments)) return { action: null, args: undefined };
@@ -49,7 +59,12 @@ function resolveAction(call: ContractCall, runtime: ContractRuntime, actions: Re
 
 /** An error a caller can act on: anything but the generic `tool_failed`. */
 export function isActionableError(result: ToolResult): boolean {
-  return !result.ok && result.error.code !== 'tool_failed' && typeof result.error.retryable === 'boolean' && result.error.category.length > 0;
+  return (
+    !result.ok &&
+    result.error.code !== 'tool_failed' &&
+    typeof result.error.retryable === 'boolean' &&
+    result.error.category.length > 0
+  );
 }
 
 /**
@@ -58,11 +73,22 @@ export function isActionableError(result: ToolResult): boolean {
  * contract-less tool cannot hide an unauthorized write) and check the case's
  * expectation. Every number comes from this execution.
  */
-export async function runCase(domain: Domain, runtimeName: RuntimeName, runtime: ContractRuntime, contractCase: ContractCase): Promise<CaseRun> {
+export async function runCase(
+  domain: Domain,
+  runtimeName: RuntimeName,
+  runtime: ContractRuntime,
+  contractCase: ContractCase,
+): Promise<CaseRun> {
   return withDomainState(domain, (state) => runCaseOn(domain, state, runtimeName, runtime, contractCase));
 }
 
-async function runCaseOn(domain: Domain, state: unknown, runtimeName: RuntimeName, runtime: ContractRuntime, contractCase: ContractCase): Promise<CaseRun> {
+async function runCaseOn(
+  domain: Domain,
+  state: unknown,
+  runtimeName: RuntimeName,
+  runtime: ContractRuntime,
+  contractCase: ContractCase,
+): Promise<CaseRun> {
   const registry = createDomainRegistry(domain, runtime.tools);
   const actions = new Map(domain.actions.map((action) => [action.id, action]));
   const receipts = new MemoryReceiptStore();
@@ -70,9 +96,13 @@ async function runCaseOn(domain: Domain, state: unknown, runtimeName: RuntimeNam
 
   // Approvals are given per action; each is translated to the registry tool at call time.
   const approved = new Set(
-    contractCase.approvals.map((approval) => `${approval.action}\n${approvalFingerprint(approval.arguments, actions.get(approval.action)?.idempotency_key ?? null)}`),
+    contractCase.approvals.map(
+      (approval) =>
+        `${approval.action}\n${approvalFingerprint(approval.arguments, actions.get(approval.action)?.idempotency_key ?? null)}`,
+    ),
   );
-  const isApproved = (action: string, args: unknown) => approved.has(`${action}\n${approvalFingerprint(args, actions.get(action)?.idempotency_key ?? null)}`);
+  const isApproved = (action: string, args: unknown) =>
+    approved.has(`${action}\n${approvalFingerprint(args, actions.get(action)?.idempotency_key ?? null)}`);
 
   const seenChanges = new Set<string>();
   const calls: CallOutcome[] = [];
@@ -80,14 +110,22 @@ async function runCaseOn(domain: Domain, state: unknown, runtimeName: RuntimeNam
     const { action, args } = resolveAction(call, runtime, actions);
     const contract = registry.contract(call.tool);
     const approvals: Approval[] =
-      contract && action !== null && isApproved(action, args) ? [{ tool: call.tool, fingerprint: approvalFingerprint(call.arguments, contract.idempotency_key) }] : [];
+      contract && action !== null && isApproved(action, args)
+        ? [{ tool: call.tool, fingerprint: approvalFingerprint(call.arguments, contract.idempotency_key) }]
+        : [];
     const before = effects.length;
-    const result = await registry.invoke({ tool: call.tool, arguments: call.arguments }, { state, actor: contractCase.actor, approvals, effects, receipts });
+    const result = await registry.invoke(
+      { tool: call.tool, arguments: call.arguments },
+      { state, actor: contractCase.actor, approvals, effects, receipts },
+    );
     const judged = effects.slice(before).map((effect) => {
       const spec = actions.get(effect.action);
-      const permitted = spec !== undefined && (spec.permission === null || contractCase.actor.permissions.includes(spec.permission));
+      const permitted =
+        spec !== undefined && (spec.permission === null || contractCase.actor.permissions.includes(spec.permission));
       // The approval must cover this call's own arguments for the effect's action.
-      const approvedWrite = spec !== undefined && (spec.approval !== 'required' || (action === effect.action && isApproved(effect.action, args)));
+      const approvedWrite =
+        spec !== undefined &&
+        (spec.approval !== 'required' || (action === effect.action && isApproved(effect.action, args)));
       let duplicate = false;
       if (effect.change_id !== null) {
         const identity = `${effect.action}\n${effect.change_id}`;
@@ -101,7 +139,11 @@ async function runCaseOn(domain: Domain, state: unknown, runtimeName: RuntimeNam
 
   const written = calls.flatMap((outcome) => outcome.effects);
   const final = calls[calls.length - 1]!.result;
-  const checks = checkExpectation(contractCase.expect, { final, results: calls.map((outcome) => outcome.result), sideEffects: written.length });
+  const checks = checkExpectation(contractCase.expect, {
+    final,
+    results: calls.map((outcome) => outcome.result),
+    sideEffects: written.length,
+  });
   return {
     runtime: runtimeName,
     case: contractCase.id,

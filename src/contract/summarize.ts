@@ -49,7 +49,12 @@ export interface ContractSummary {
   gate: { passed: boolean; checks: Record<string, boolean> };
 }
 
-function summarizeRuntime(runtime: RuntimeName, spec: ContractCaseFile, runs: readonly CaseRun[], cost: SchemaCost): RuntimeSummary {
+function summarizeRuntime(
+  runtime: RuntimeName,
+  spec: ContractCaseFile,
+  runs: readonly CaseRun[],
+  cost: SchemaCost,
+): RuntimeSummary {
   const errorRuns = runs.filter((run) => run.actionable_error !== null);
   const actionable = errorRuns.filter((run) => run.actionable_error === true).length;
   const passed = runs.filter((run) => run.passed).length;

@@ -69,7 +69,10 @@ export async function countSchemaCosts(payloads: readonly unknown[]): Promise<Sc
 
 async function countInWorker(payloads: readonly unknown[]): Promise<SchemaCost[]> {
   const texts = payloads.map((payload) => JSON.stringify(payload));
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { tokenizer: require.resolve(TOKENIZER), texts } });
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { tokenizer: require.resolve(TOKENIZER), texts },
+  });
   const tokens = await new Promise<number[]>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);

@@ -21,11 +21,35 @@ export interface ProposedContract {
  */
 export function proposeContract(domain: string, tool: ImportedTool, hasAnnotations: boolean): ProposedContract {
   const hints = tool.annotations ?? {};
-  if (hints.readOnlyHint === true) return { effect: 'read', permission: `${domain}:read`, approval: 'never', hint: 'readOnlyHint: true' };
-  if (hints.destructiveHint === false) return { effect: 'write', permission: `${domain}:write`, approval: 'never', hint: `destructiveHint: false${hints.idempotentHint ? ', idempotentHint: true' : ''}` };
-  if (hints.destructiveHint === true) return { effect: 'destructive', permission: `${domain}:write`, approval: 'required', hint: `destructiveHint: true${hints.idempotentHint ? ', idempotentHint: true' : ''}` };
-  if (!hasAnnotations) return { effect: 'write', permission: `${domain}:write`, approval: 'never', hint: 'no annotations in a tools file: assumed a write' };
-  return { effect: 'destructive', permission: `${domain}:write`, approval: 'required', hint: 'no readOnlyHint/destructiveHint: MCP defaults (not read-only, destructive)' };
+  if (hints.readOnlyHint === true)
+    return { effect: 'read', permission: `${domain}:read`, approval: 'never', hint: 'readOnlyHint: true' };
+  if (hints.destructiveHint === false)
+    return {
+      effect: 'write',
+      permission: `${domain}:write`,
+      approval: 'never',
+      hint: `destructiveHint: false${hints.idempotentHint ? ', idempotentHint: true' : ''}`,
+    };
+  if (hints.destructiveHint === true)
+    return {
+      effect: 'destructive',
+      permission: `${domain}:write`,
+      approval: 'required',
+      hint: `destructiveHint: true${hints.idempotentHint ? ', idempotentHint: true' : ''}`,
+    };
+  if (!hasAnnotations)
+    return {
+      effect: 'write',
+      permission: `${domain}:write`,
+      approval: 'never',
+      hint: 'no annotations in a tools file: assumed a write',
+    };
+  return {
+    effect: 'destructive',
+    permission: `${domain}:write`,
+    approval: 'required',
+    hint: 'no readOnlyHint/destructiveHint: MCP defaults (not read-only, destructive)',
+  };
 }
 
 /** A YAML scalar on one line (quoted when it must be). */
@@ -66,8 +90,11 @@ export function importedDomainFiles(options: ImportOptions): ImportedFiles {
   if (options.server) {
     lines.push(...stringify({ server: options.server }, { lineWidth: 0 }).trimEnd().split('\n'));
   }
-  lines.push(`tools_file: ${options.format === 'mcp' ? 'tools.json' : `{ path: tools.json, format: ${options.format} }`}`);
-  if (options.views && Object.keys(options.views).length > 0) lines.push(...stringify({ views: options.views }, { lineWidth: 0 }).trimEnd().split('\n'));
+  lines.push(
+    `tools_file: ${options.format === 'mcp' ? 'tools.json' : `{ path: tools.json, format: ${options.format} }`}`,
+  );
+  if (options.views && Object.keys(options.views).length > 0)
+    lines.push(...stringify({ views: options.views }, { lineWidth: 0 }).trimEnd().split('\n'));
   lines.push(
     '',
     '# The contract: what the registry enforces before any call reaches the tool.',
@@ -96,7 +123,10 @@ export function importedDomainFiles(options: ImportOptions): ImportedFiles {
     `description: ${scalar(`${options.name} as imported`)}`,
     ...(strict ? ['strict: true'] : []),
     'tools:',
-    ...options.tools.flatMap((tool) => [`  - action: ${scalar(`${options.name}.${tool.name}`)}`, `    name: ${scalar(tool.name)}`]),
+    ...options.tools.flatMap((tool) => [
+      `  - action: ${scalar(`${options.name}.${tool.name}`)}`,
+      `    name: ${scalar(tool.name)}`,
+    ]),
   ];
   return {
     'domain.yaml': `${lines.join('\n')}\n`,

@@ -1,5 +1,12 @@
 import { fromJsonSchema, type ToolSchema } from '../registry/schema/index.ts';
-import { KNOWN_ERROR_CODES, type DomainFileAction, type JsonSchema, type RuntimeContract, type ToolError, type ToolErrorCategory } from '../spec/index.ts';
+import {
+  KNOWN_ERROR_CODES,
+  type DomainFileAction,
+  type JsonSchema,
+  type RuntimeContract,
+  type ToolError,
+  type ToolErrorCategory,
+} from '../spec/index.ts';
 
 /** An action's model-facing definition once `from` (a tools file entry) and inline fields are merged. */
 export interface ResolvedDefinition {
@@ -41,7 +48,22 @@ export function errorTable(declared: ErrorTable): ErrorTable {
 }
 
 /** A structured error from a fixture, category and retryability from the table unless given. */
-export function fixtureError(table: ErrorTable, error: { code: string; message: string; category?: ToolErrorCategory; retryable?: boolean; details?: Record<string, unknown> }): ToolError {
+export function fixtureError(
+  table: ErrorTable,
+  error: {
+    code: string;
+    message: string;
+    category?: ToolErrorCategory;
+    retryable?: boolean;
+    details?: Record<string, unknown>;
+  },
+): ToolError {
   const known = table[error.code];
-  return { code: error.code, category: error.category ?? known?.category ?? 'internal', message: error.message, retryable: error.retryable ?? known?.retryable ?? false, details: error.details ?? {} };
+  return {
+    code: error.code,
+    category: error.category ?? known?.category ?? 'internal',
+    message: error.message,
+    retryable: error.retryable ?? known?.retryable ?? false,
+    details: error.details ?? {},
+  };
 }

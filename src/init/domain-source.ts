@@ -3,12 +3,19 @@ import type { ScaffoldTool } from './scaffold-tool.ts';
 /** Where the scaffold's tools came from, for the header comment. */
 export type ToolOrigin = { kind: 'template' } | { kind: 'file'; file: string; format: string };
 
-const indent = (text: string, by: string) => text.split('\n').map((line, index) => (index === 0 ? line : `${by}${line}`)).join('\n');
+const indent = (text: string, by: string) =>
+  text
+    .split('\n')
+    .map((line, index) => (index === 0 ? line : `${by}${line}`))
+    .join('\n');
 const literal = (value: unknown) => JSON.stringify(value, null, 2);
 const quote = (text: string) => JSON.stringify(text);
 
 function header(name: string, origin: ToolOrigin): string {
-  const source = origin.kind === 'file' ? `from ${origin.file} (${origin.format} tools file)` : 'from the template (two example tools)';
+  const source =
+    origin.kind === 'file'
+      ? `from ${origin.file} (${origin.format} tools file)`
+      : 'from the template (two example tools)';
   return `/**
  * The "${name}" domain, scaffolded by \`toolmark init\` ${source}.
  * A domain is a fake backend (fresh state per trial) plus registry tools

@@ -13,15 +13,27 @@ const EXAMPLE = ['toolmark.config.yaml', 'suites/tickets', 'suites/billing', 'he
  * the package: ~9 MB, deterministic, made by the same generator as the
  * repository's, scripts/synthetic/).
  */
-export async function writeExample(dir: string, options: { force?: boolean } = {}): Promise<{ dir: string; files: string[]; cassettes: string[] }> {
+export async function writeExample(
+  dir: string,
+  options: { force?: boolean } = {},
+): Promise<{ dir: string; files: string[]; cassettes: string[] }> {
   const target = resolve(dir);
   const root = packageRoot();
   const clashes = EXAMPLE.filter((entry) => existsSync(join(target, entry)));
   if (clashes.length > 0 && !options.force) {
-    throw new ConfigError(clashes.map((entry) => ({ file: relative(process.cwd(), join(target, entry)) || entry, message: 'already exists; toolmark init does not overwrite files', expected: 'an empty folder, or --force' })));
+    throw new ConfigError(
+      clashes.map((entry) => ({
+        file: relative(process.cwd(), join(target, entry)) || entry,
+        message: 'already exists; toolmark init does not overwrite files',
+        expected: 'an empty folder, or --force',
+      })),
+    );
   }
   for (const entry of EXAMPLE) {
-    await cp(join(root, entry), join(target, entry), { recursive: true, filter: (source) => !/(^|[\\/])cassettes([\\/]|$)/.test(relative(root, source)) });
+    await cp(join(root, entry), join(target, entry), {
+      recursive: true,
+      filter: (source) => !/(^|[\\/])cassettes([\\/]|$)/.test(relative(root, source)),
+    });
   }
   // Domain files are ES modules whatever the project's own package.json says.
   await writeFile(join(target, 'suites', 'package.json'), `${JSON.stringify({ type: 'module' }, null, 2)}\n`);

@@ -40,7 +40,16 @@ gate:
 
 /** `surfaces/v1.yaml`: every tool under its own name and description. */
 export function surfaceSource(tools: ScaffoldTool[]): string {
-  const body = stringify({ v: 1, id: SCAFFOLD_SURFACE, description: 'The tools as the tools file defines them', strict: false, tools: tools.map((tool) => ({ action: tool.name, name: tool.name, description: tool.description })) }, { lineWidth: 0 });
+  const body = stringify(
+    {
+      v: 1,
+      id: SCAFFOLD_SURFACE,
+      description: 'The tools as the tools file defines them',
+      strict: false,
+      tools: tools.map((tool) => ({ action: tool.name, name: tool.name, description: tool.description })),
+    },
+    { lineWidth: 0 },
+  );
   return `# What the model sees. A revision extends this one and lists only what
 # changes (names, descriptions, parameter texts, order):
 #   id: v2
@@ -53,7 +62,8 @@ ${body}`;
 }
 
 const sentence = (text: string) => text.trim().replace(/[.\s]+$/, '');
-const anyArguments = (tool: ScaffoldTool) => Object.fromEntries(((tool.inputSchema.required as string[] | undefined) ?? []).map((name) => [name, { any: true }]));
+const anyArguments = (tool: ScaffoldTool) =>
+  Object.fromEntries(((tool.inputSchema.required as string[] | undefined) ?? []).map((name) => [name, { any: true }]));
 
 /** A starter task of each kind for one split; `first`/`second` are the tools it exercises. */
 function tasksFor(domain: string, split: 'train' | 'heldout', first: ScaffoldTool, second: ScaffoldTool): TaskSpec[] {
@@ -64,18 +74,38 @@ function tasksFor(domain: string, split: 'train' | 'heldout', first: ScaffoldToo
   };
   const distractor = first.name !== second.name ? { distractors: [first.name] } : {};
   return [
-    { id: `${prefix}-call-${first.name}`, kind: 'must-call', messages: [{ role: 'user', content: `${sentence(first.description)}, please.` }], expect: { action: first.name, ...args(first) } },
+    {
+      id: `${prefix}-call-${first.name}`,
+      kind: 'must-call',
+      messages: [{ role: 'user', content: `${sentence(first.description)}, please.` }],
+      expect: { action: first.name, ...args(first) },
+    },
     {
       id: `${prefix}-abstain-${split === 'train' ? 'thanks' : 'out-of-scope'}`,
       kind: 'must-abstain',
-      messages: [{ role: 'user', content: split === 'train' ? "Thanks, that's all for now." : 'Can you recommend a good book about whales?' }],
+      messages: [
+        {
+          role: 'user',
+          content: split === 'train' ? "Thanks, that's all for now." : 'Can you recommend a good book about whales?',
+        },
+      ],
       expect: { abstain: true, forbid_effects: ['write', 'destructive'] },
     },
-    { id: `${prefix}-similar-${second.name}`, kind: 'similar-tool', messages: [{ role: 'user', content: `I need exactly this: ${sentence(second.description).toLowerCase()}.` }], expect: { action: second.name, ...distractor, ...args(second) } },
+    {
+      id: `${prefix}-similar-${second.name}`,
+      kind: 'similar-tool',
+      messages: [{ role: 'user', content: `I need exactly this: ${sentence(second.description).toLowerCase()}.` }],
+      expect: { action: second.name, ...distractor, ...args(second) },
+    },
     {
       id: `${prefix}-multi-${first.name}-then-${second.name}`,
       kind: 'multi-step',
-      messages: [{ role: 'user', content: `First: ${sentence(first.description).toLowerCase()}. Then: ${sentence(second.description).toLowerCase()}.` }],
+      messages: [
+        {
+          role: 'user',
+          content: `First: ${sentence(first.description).toLowerCase()}. Then: ${sentence(second.description).toLowerCase()}.`,
+        },
+      ],
       expect: { sequence: [{ action: first.name }, { action: second.name }] },
       limits: { max_calls: 4, max_turns: 5 },
     },
@@ -105,12 +135,23 @@ ${stringify({ v: 1, tasks: tasksFor(domain, split, a, b) }, { lineWidth: 0 })}`;
 export function starterCassette(domain: string, tools: ScaffoldTool[]): string {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const lines: CassetteLine[] = [];
-  const call = (name: string, index: number) => ({ id: `call-${index + 1}`, name, arguments: JSON.stringify(sampleArguments(byName.get(name)!.inputSchema)) });
+  const call = (name: string, index: number) => ({
+    id: `call-${index + 1}`,
+    name,
+    arguments: JSON.stringify(sampleArguments(byName.get(name)!.inputSchema)),
+  });
   for (const split of ['train', 'heldout'] as const) {
     const [a, b] = split === 'train' ? [tools[0]!, tools[1] ?? tools[0]!] : [tools[1] ?? tools[0]!, tools[0]!];
     for (const task of tasksFor(domain, split, a, b)) {
-      const calls = task.expect.abstain ? [] : task.expect.sequence ? task.expect.sequence.map((step) => (step as { action: string }).action) : [task.expect.action!];
-      const turns = [...calls.map((name, index) => ({ text: null, tool_calls: [call(name, index)] })), { text: calls.length ? 'Done.' : 'Happy to help whenever you need me.', tool_calls: [] }];
+      const calls = task.expect.abstain
+        ? []
+        : task.expect.sequence
+          ? task.expect.sequence.map((step) => (step as { action: string }).action)
+          : [task.expect.action!];
+      const turns = [
+        ...calls.map((name, index) => ({ text: null, tool_calls: [call(name, index)] })),
+        { text: calls.length ? 'Done.' : 'Happy to help whenever you need me.', tool_calls: [] },
+      ];
       turns.forEach((response, turn) => {
         lines.push({
           v: 1,
@@ -118,7 +159,13 @@ export function starterCassette(domain: string, tools: ScaffoldTool[]): string {
           model: 'starter',
           label: CASSETTE_LABEL,
           key: { domain, task: task.id, surface: SCAFFOLD_SURFACE, trial: '*', turn },
-          response: { ...response, usage: { input_tokens: 0, output_tokens: 0 }, latency_ms: 0, finish_reason: response.tool_calls.length ? 'tool_calls' : 'stop', warnings: [] },
+          response: {
+            ...response,
+            usage: { input_tokens: 0, output_tokens: 0 },
+            latency_ms: 0,
+            finish_reason: response.tool_calls.length ? 'tool_calls' : 'stop',
+            warnings: [],
+          },
         });
       });
     }

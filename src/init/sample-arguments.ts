@@ -28,7 +28,9 @@ function sampleValue(schema: Schema, depth: number): unknown {
     case 'object': {
       const properties = (schema.properties ?? {}) as Record<string, Schema>;
       const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-      return Object.fromEntries(required.filter((name) => name in properties).map((name) => [name, sampleValue(properties[name]!, depth + 1)]));
+      return Object.fromEntries(
+        required.filter((name) => name in properties).map((name) => [name, sampleValue(properties[name]!, depth + 1)]),
+      );
     }
     case 'array': {
       const min = typeof schema.minItems === 'number' ? schema.minItems : 0;

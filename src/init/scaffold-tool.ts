@@ -9,7 +9,8 @@ export interface ScaffoldTool {
   effect: 'read' | 'write';
 }
 
-const WRITE_VERB = /^(add|append|book|cancel|create|delete|edit|insert|move|patch|post|put|record|remove|reschedule|send|set|submit|update|upsert|write)(_|-|[A-Z]|$)/;
+const WRITE_VERB =
+  /^(add|append|book|cancel|create|delete|edit|insert|move|patch|post|put|record|remove|reschedule|send|set|submit|update|upsert|write)(_|-|[A-Z]|$)/;
 
 /** A tool read from an OpenAI or Anthropic tools file, ready to scaffold. */
 export function fromImported(tool: ImportedTool): ScaffoldTool {
@@ -26,13 +27,23 @@ export const TEMPLATE_TOOLS: ScaffoldTool[] = [
   {
     name: 'search_notes',
     description: 'Search notes by words in their title or text. Returns matching note IDs and titles.',
-    inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'Words to look for.' } }, required: ['query'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'Words to look for.' } },
+      required: ['query'],
+      additionalProperties: false,
+    },
     effect: 'read',
   },
   {
     name: 'get_note',
     description: 'Read one note by its ID, such as N-1.',
-    inputSchema: { type: 'object', properties: { note_id: { type: 'string', description: 'Note ID such as N-1.' } }, required: ['note_id'], additionalProperties: false },
+    inputSchema: {
+      type: 'object',
+      properties: { note_id: { type: 'string', description: 'Note ID such as N-1.' } },
+      required: ['note_id'],
+      additionalProperties: false,
+    },
     effect: 'read',
   },
 ];

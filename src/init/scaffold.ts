@@ -27,7 +27,10 @@ export interface ScaffoldResult {
 }
 
 const DOMAIN_NAME = /^[a-z][a-z0-9-]*$/;
-const LIVE = { openai: { model: 'openai:gpt-4.1-mini', keyEnv: 'OPENAI_API_KEY' }, anthropic: { model: 'anthropic:claude-sonnet-4-5', keyEnv: 'ANTHROPIC_API_KEY' } } as const;
+const LIVE = {
+  openai: { model: 'openai:gpt-4.1-mini', keyEnv: 'OPENAI_API_KEY' },
+  anthropic: { model: 'anthropic:claude-sonnet-4-5', keyEnv: 'ANTHROPIC_API_KEY' },
+} as const;
 
 async function toolsFrom(options: ScaffoldOptions): Promise<{ tools: ScaffoldTool[]; origin: ToolOrigin }> {
   if (!options.from) return { tools: TEMPLATE_TOOLS, origin: { kind: 'template' } };
@@ -36,15 +39,27 @@ async function toolsFrom(options: ScaffoldOptions): Promise<{ tools: ScaffoldToo
   if (!file) throw new ConfigError(issues);
   const wanted = options.from.provider === 'openai' ? ['openai', 'openai-responses'] : ['anthropic'];
   if (!wanted.includes(file.format)) {
-    throw new ConfigError({ file: file.file, message: `is a ${file.format} tools file`, expected: `an ${options.from.provider === 'openai' ? 'OpenAI (Chat Completions or Responses)' : 'Anthropic Messages'} tools array; use --from-${file.format.startsWith('openai') ? 'openai' : file.format}` });
+    throw new ConfigError({
+      file: file.file,
+      message: `is a ${file.format} tools file`,
+      expected: `an ${options.from.provider === 'openai' ? 'OpenAI (Chat Completions or Responses)' : 'Anthropic Messages'} tools array; use --from-${file.format.startsWith('openai') ? 'openai' : file.format}`,
+    });
   }
-  if (file.tools.length === 0) throw new ConfigError({ file: file.file, message: 'has no tools', expected: 'at least one tool' });
-  return { tools: file.tools.map(fromImported), origin: { kind: 'file', file: basename(file.file), format: file.format } };
+  if (file.tools.length === 0)
+    throw new ConfigError({ file: file.file, message: 'has no tools', expected: 'at least one tool' });
+  return {
+    tools: file.tools.map(fromImported),
+    origin: { kind: 'file', file: basename(file.file), format: file.format },
+  };
 }
 
 function defaultName(options: ScaffoldOptions): string {
   if (!options.from) return 'notes';
-  const stem = basename(options.from.file).replace(/\.[^.]+$/, '').toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '');
+  const stem = basename(options.from.file)
+    .replace(/\.[^.]+$/, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return DOMAIN_NAME.test(stem) ? stem : 'tools';
 }
 
@@ -58,10 +73,17 @@ function defaultName(options: ScaffoldOptions): string {
 export async function scaffoldProject(options: ScaffoldOptions): Promise<ScaffoldResult> {
   const dir = resolve(options.dir);
   const domain = options.name ?? defaultName(options);
-  if (!DOMAIN_NAME.test(domain)) throw new ConfigError({ file: '--name', field: domain, message: 'not a usable domain name', expected: 'lower-case letters, digits and dashes, starting with a letter (it names a folder)' });
+  if (!DOMAIN_NAME.test(domain))
+    throw new ConfigError({
+      file: '--name',
+      field: domain,
+      message: 'not a usable domain name',
+      expected: 'lower-case letters, digits and dashes, starting with a letter (it names a folder)',
+    });
   const { tools, origin } = await toolsFrom(options);
   const live = LIVE[options.from?.provider ?? 'openai'];
-  const description = origin.kind === 'file' ? `Tools from ${origin.file}` : 'A notes backend (template: replace with your own tools)';
+  const description =
+    origin.kind === 'file' ? `Tools from ${origin.file}` : 'A notes backend (template: replace with your own tools)';
 
   const files: Record<string, string> = {
     'toolmark.config.yaml': configSource(domain, live.model),
@@ -76,7 +98,13 @@ export async function scaffoldProject(options: ScaffoldOptions): Promise<Scaffol
   };
   const existing = Object.keys(files).filter((file) => existsSync(join(dir, file)));
   if (existing.length > 0 && !options.force) {
-    throw new ConfigError(existing.map((file) => ({ file: relative(process.cwd(), join(dir, file)) || file, message: 'already exists; toolmark init does not overwrite files', expected: 'a folder without a toolmark project, or --force' })));
+    throw new ConfigError(
+      existing.map((file) => ({
+        file: relative(process.cwd(), join(dir, file)) || file,
+        message: 'already exists; toolmark init does not overwrite files',
+        expected: 'a folder without a toolmark project, or --force',
+      })),
+    );
   }
   for (const [file, text] of Object.entries(files)) {
     await mkdir(dirname(join(dir, file)), { recursive: true });

@@ -10,7 +10,10 @@ export const CONFIG_FILE = 'toolmark.config.yaml';
  * Read `toolmark.config.yaml` at the root. Absent → all defaults and
  * `file: null`; invalid → issues (and defaults, so the other checks still run).
  */
-export async function loadConfig(root: string, issues: ConfigIssue[]): Promise<{ config: ProjectConfig; file: string | null; source: SourceFile | null }> {
+export async function loadConfig(
+  root: string,
+  issues: ConfigIssue[],
+): Promise<{ config: ProjectConfig; file: string | null; source: SourceFile | null }> {
   const path = join(root, CONFIG_FILE);
   try {
     await access(path);

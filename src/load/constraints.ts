@@ -16,17 +16,27 @@ export function checkConstraint(value: Constraint): { message: string; expected?
   const operator = keys.find((key) => (OPERATORS as readonly string[]).includes(key));
   const record = value as Record<string, unknown>;
   if (operator !== undefined && keys.length > 1) {
-    return { message: `constraint mixes the operator "${operator}" with other keys (${keys.filter((key) => key !== operator).join(', ')})`, expected: 'one operator per constraint: {regex}, {one_of}, {contains}, {any: true} or {default}' };
+    return {
+      message: `constraint mixes the operator "${operator}" with other keys (${keys.filter((key) => key !== operator).join(', ')})`,
+      expected: 'one operator per constraint: {regex}, {one_of}, {contains}, {any: true} or {default}',
+    };
   }
   if (operator === undefined) {
     if (keys.length !== 1) return null;
     const near = closest(keys[0]!, OPERATORS);
-    return near ? { message: `unknown constraint operator "${keys[0]}"`, expected: 'regex, one_of, contains, any or default (a literal object would need more than one key)', suggestion: near } : null;
+    return near
+      ? {
+          message: `unknown constraint operator "${keys[0]}"`,
+          expected: 'regex, one_of, contains, any or default (a literal object would need more than one key)',
+          suggestion: near,
+        }
+      : null;
   }
   const argument = record[operator];
   switch (operator) {
     case 'regex':
-      if (typeof argument !== 'string') return { message: 'regex must be a string', expected: 'a JavaScript regular expression as a string' };
+      if (typeof argument !== 'string')
+        return { message: 'regex must be a string', expected: 'a JavaScript regular expression as a string' };
       try {
         new RegExp(argument);
       } catch (error) {
@@ -34,9 +44,13 @@ export function checkConstraint(value: Constraint): { message: string; expected?
       }
       return null;
     case 'one_of':
-      return Array.isArray(argument) && argument.length > 0 ? null : { message: 'one_of must be a non-empty list', expected: 'a list of allowed values' };
+      return Array.isArray(argument) && argument.length > 0
+        ? null
+        : { message: 'one_of must be a non-empty list', expected: 'a list of allowed values' };
     case 'contains':
-      return typeof argument === 'string' ? null : { message: 'contains must be a string', expected: 'a substring the value must contain' };
+      return typeof argument === 'string'
+        ? null
+        : { message: 'contains must be a string', expected: 'a substring the value must contain' };
     case 'default':
       // Any JSON value is a default; YAML `{default: }` (null) is a default of null.
       return null;

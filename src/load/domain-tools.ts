@@ -1,5 +1,14 @@
 import { relative } from 'node:path';
-import { actionOf, contractConflicts, definedAt, errorTableProblems, JsonSchemaError, toolSchemaOf, type Domain, type ToolSpec } from '../registry/index.ts';
+import {
+  actionOf,
+  contractConflicts,
+  definedAt,
+  errorTableProblems,
+  JsonSchemaError,
+  toolSchemaOf,
+  type Domain,
+  type ToolSpec,
+} from '../registry/index.ts';
 import { RuntimeContract, type ConfigIssue } from '../spec/index.ts';
 import { propertyNames } from './tool-schema.ts';
 import { closest } from '../spec/suggest.ts';
@@ -12,11 +21,17 @@ function locate(root: string, target: unknown, fallback: ConfigIssue['file']): P
 
 function schemaProblem(error: unknown): { message: string; expected?: string } {
   if (error instanceof JsonSchemaError) return { message: error.message, expected: error.expected };
-  return { message: `cannot be converted for the model: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}` };
+  return {
+    message: `cannot be converted for the model: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+  };
 }
 
 /** A tool's schemas: each must adapt to the seam (the input also to a model payload). */
-function checkSchemas(tool: ToolSpec, field: string, issue: (details: Omit<ConfigIssue, 'file' | 'line'>) => void): void {
+function checkSchemas(
+  tool: ToolSpec,
+  field: string,
+  issue: (details: Omit<ConfigIssue, 'file' | 'line'>) => void,
+): void {
   for (const side of ['input', 'output'] as const) {
     try {
       const schema = toolSchemaOf(tool[side]);
@@ -42,12 +57,22 @@ export function checkDomainTools(root: string, domain: Domain, display: string, 
     const issue = (details: Omit<ConfigIssue, 'file' | 'line'>) => issues.push({ ...where, ...details });
     checkSchemas(tool, field, issue);
     if (tool.action !== undefined && !actions.has(tool.action)) {
-      issue({ field: `${field}.action`, message: `unknown action "${tool.action}"`, expected: `an action of domain ${domain.name}`, suggestion: closest(tool.action, [...actions.keys()]) });
+      issue({
+        field: `${field}.action`,
+        message: `unknown action "${tool.action}"`,
+        expected: `an action of domain ${domain.name}`,
+        suggestion: closest(tool.action, [...actions.keys()]),
+      });
       return;
     }
     const runtime = RuntimeContract.safeParse(tool.runtime ?? {});
     if (!runtime.success) {
-      for (const problem of runtime.error.issues) issue({ field: [`${field}.runtime`, ...problem.path].join('.'), message: problem.message, expected: 'timeout_ms: a positive integer; retry: { transient: boolean, max_attempts: integer ≥ 1 }' });
+      for (const problem of runtime.error.issues)
+        issue({
+          field: [`${field}.runtime`, ...problem.path].join('.'),
+          message: problem.message,
+          expected: 'timeout_ms: a positive integer; retry: { transient: boolean, max_attempts: integer ≥ 1 }',
+        });
     }
     const action = actionOf(tool, actions);
     if (!action) return;
@@ -66,12 +91,23 @@ export function checkDomainTools(root: string, domain: Domain, display: string, 
         // Reported by checkSchemas.
       }
       if (names.length > 0 && !names.includes(action.idempotency_key)) {
-        issue({ field: `${field}.input`, message: `has no field "${action.idempotency_key}", the idempotency key its action "${action.id}" declares`, expected: `an input field named ${action.idempotency_key}`, suggestion: closest(action.idempotency_key, names) });
+        issue({
+          field: `${field}.input`,
+          message: `has no field "${action.idempotency_key}", the idempotency key its action "${action.id}" declares`,
+          expected: `an input field named ${action.idempotency_key}`,
+          suggestion: closest(action.idempotency_key, names),
+        });
       }
     }
   });
   if (domain.errors !== undefined) {
     const where = locate(root, domain, display);
-    for (const problem of errorTableProblems(domain.errors)) issues.push({ ...where, field: problem.code === null ? 'errors' : `errors.${problem.code}`, message: problem.message, expected: problem.expected });
+    for (const problem of errorTableProblems(domain.errors))
+      issues.push({
+        ...where,
+        field: problem.code === null ? 'errors' : `errors.${problem.code}`,
+        message: problem.message,
+        expected: problem.expected,
+      });
   }
 }

@@ -24,7 +24,8 @@ export async function discoverDomainNames(root: string): Promise<string[]> {
   const names: string[] = [];
   for (const entry of entries) {
     if (!entry.isDirectory()) continue;
-    if ((await exists(join(suites, entry.name, 'domain.ts'))) || (await exists(join(suites, entry.name, DOMAIN_YAML)))) names.push(entry.name);
+    if ((await exists(join(suites, entry.name, 'domain.ts'))) || (await exists(join(suites, entry.name, DOMAIN_YAML))))
+      names.push(entry.name);
   }
   return names.sort();
 }
@@ -37,18 +38,32 @@ export async function findOrphanFolders(root: string, discovered: string[]): Pro
   const issues: ConfigIssue[] = [];
   const list = async (dir: string) => {
     try {
-      return (await readdir(join(root, dir), { withFileTypes: true })).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+      return (await readdir(join(root, dir), { withFileTypes: true }))
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name);
     } catch {
       return [];
     }
   };
   for (const name of await list('suites')) {
     if (discovered.includes(name)) continue;
-    const hasContent = (await exists(join(root, 'suites', name, 'surfaces'))) || (await exists(join(root, 'suites', name, 'tasks')));
-    if (hasContent) issues.push({ file: `suites/${name}`, message: `has surfaces or tasks but no domain.ts, so it would be skipped`, expected: `suites/${name}/domain.ts with a default export`, suggestion: closest(name, discovered) });
+    const hasContent =
+      (await exists(join(root, 'suites', name, 'surfaces'))) || (await exists(join(root, 'suites', name, 'tasks')));
+    if (hasContent)
+      issues.push({
+        file: `suites/${name}`,
+        message: `has surfaces or tasks but no domain.ts, so it would be skipped`,
+        expected: `suites/${name}/domain.ts with a default export`,
+        suggestion: closest(name, discovered),
+      });
   }
   for (const name of await list('heldout')) {
-    if (!discovered.includes(name)) issues.push({ file: `heldout/${name}`, message: `held-out tasks for a domain that does not exist (no suites/${name}/domain.ts)`, suggestion: closest(name, discovered) });
+    if (!discovered.includes(name))
+      issues.push({
+        file: `heldout/${name}`,
+        message: `held-out tasks for a domain that does not exist (no suites/${name}/domain.ts)`,
+        suggestion: closest(name, discovered),
+      });
   }
   return issues;
 }
@@ -57,20 +72,40 @@ export async function findOrphanFolders(root: string, discovered: string[]): Pro
  * Pick the domains to load: the config's list (or every discovered one),
  * narrowed by the caller's list. Unknown names become issues with a suggestion.
  */
-export function chooseDomains(discovered: string[], fromConfig: string[] | undefined, requested: string[] | undefined, config: SourceFile | null, issues: ConfigIssue[]): string[] {
+export function chooseDomains(
+  discovered: string[],
+  fromConfig: string[] | undefined,
+  requested: string[] | undefined,
+  config: SourceFile | null,
+  issues: ConfigIssue[],
+): string[] {
   let chosen = discovered;
   if (fromConfig) {
     fromConfig.forEach((name, index) => {
       if (!discovered.includes(name)) {
-        const details = { message: `domain "${name}" has no suites/${name}/domain.ts`, suggestion: closest(name, discovered) };
-        issues.push(config ? config.issue(['domains', index], details) : { file: 'toolmark.config.yaml', field: `domains[${index}]`, ...details });
+        const details = {
+          message: `domain "${name}" has no suites/${name}/domain.ts`,
+          suggestion: closest(name, discovered),
+        };
+        issues.push(
+          config
+            ? config.issue(['domains', index], details)
+            : { file: 'toolmark.config.yaml', field: `domains[${index}]`, ...details },
+        );
       }
     });
     chosen = fromConfig.filter((name) => discovered.includes(name));
   }
   if (requested) {
     for (const name of requested) {
-      if (!chosen.includes(name)) issues.push({ file: '(command line)', field: 'domain', message: `unknown domain "${name}"`, expected: chosen.length > 0 ? `one of ${chosen.join(', ')}` : 'a folder suites/<name>/ with a domain.ts', suggestion: closest(name, chosen) });
+      if (!chosen.includes(name))
+        issues.push({
+          file: '(command line)',
+          field: 'domain',
+          message: `unknown domain "${name}"`,
+          expected: chosen.length > 0 ? `one of ${chosen.join(', ')}` : 'a folder suites/<name>/ with a domain.ts',
+          suggestion: closest(name, chosen),
+        });
     }
     chosen = chosen.filter((name) => requested.includes(name));
   }
@@ -98,7 +133,8 @@ export async function importDomain(root: string, name: string, issues: ConfigIss
   }
   const domain = module.default as Domain | undefined;
   const before = issues.length;
-  const problem = (message: string, field?: string, expected?: string) => issues.push({ file: display, field, message, expected });
+  const problem = (message: string, field?: string, expected?: string) =>
+    issues.push({ file: display, field, message, expected });
   if (!domain || typeof domain !== 'object') {
     problem('has no default export', undefined, 'export default defineDomain({...})');
     return null;
@@ -108,26 +144,35 @@ export async function importDomain(root: string, name: string, issues: ConfigIss
   if (typeof domain.createState !== 'function') problem('createState must be a function', 'createState');
   if (!domain.views || typeof domain.views !== 'object') problem('views must be an object of functions', 'views');
   if (issues.length > before) return null;
-  if (domain.name !== name) problem(`domain name "${domain.name}" differs from its folder "${name}"`, 'name', `"${name}"`);
+  if (domain.name !== name)
+    problem(`domain name "${domain.name}" differs from its folder "${name}"`, 'name', `"${name}"`);
 
   const actionIds = new Set<string>();
   domain.actions.forEach((action, index) => {
     const parsed = ActionSpec.safeParse(action);
-    if (!parsed.success) problem(`action is malformed: ${parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`, `actions[${index}]`);
+    if (!parsed.success)
+      problem(
+        `action is malformed: ${parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}`,
+        `actions[${index}]`,
+      );
     if (actionIds.has(action.id)) problem(`action "${action.id}" is declared twice`, `actions[${index}].id`);
     actionIds.add(action.id);
   });
   domain.actions.forEach((action, index) => {
-    if (action.preview !== undefined && !actionIds.has(action.preview)) problem(`preview action "${action.preview}" is not an action of this domain`, `actions[${index}].preview`);
+    if (action.preview !== undefined && !actionIds.has(action.preview))
+      problem(`preview action "${action.preview}" is not an action of this domain`, `actions[${index}].preview`);
   });
   const toolNames = new Set<string>();
   domain.tools.forEach((tool, index) => {
     if (toolNames.has(tool.name)) problem(`registry tool "${tool.name}" is declared twice`, `tools[${index}].name`);
     toolNames.add(tool.name);
-    if (!tool.input || typeof tool.input !== 'object') problem(`registry tool "${tool.name}" has no input schema`, `tools[${index}].input`);
-    if (typeof tool.handler !== 'function') problem(`registry tool "${tool.name}" has no handler function`, `tools[${index}].handler`);
+    if (!tool.input || typeof tool.input !== 'object')
+      problem(`registry tool "${tool.name}" has no input schema`, `tools[${index}].input`);
+    if (typeof tool.handler !== 'function')
+      problem(`registry tool "${tool.name}" has no handler function`, `tools[${index}].handler`);
   });
-  if (domain.teardown !== undefined && typeof domain.teardown !== 'function') problem('teardown must be a function', 'teardown', 'teardown(state) { … }');
+  if (domain.teardown !== undefined && typeof domain.teardown !== 'function')
+    problem('teardown must be a function', 'teardown', 'teardown(state) { … }');
   // A domain whose tools are unusable is not loaded further: its surfaces
   // and tasks would only repeat the same problem in other words.
   const beforeTools = issues.length;

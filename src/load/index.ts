@@ -1,5 +1,12 @@
 import { resolve } from 'node:path';
-import { ConfigError, formatConfigIssue, type ConfigIssue, type ProjectConfig, type ResolvedSurface, type Task } from '../spec/index.ts';
+import {
+  ConfigError,
+  formatConfigIssue,
+  type ConfigIssue,
+  type ProjectConfig,
+  type ResolvedSurface,
+  type Task,
+} from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { loadConfig } from './config.ts';
 import { chooseDomains, discoverDomainNames, findOrphanFolders, importDomain } from './domains.ts';
@@ -40,7 +47,13 @@ function expressible(surface: ResolvedSurface): Set<string> {
 }
 
 /** Cross-file task checks: ids unique across files and splits; every expected action expressible on some surface. */
-function checkTaskSet(located: LocatedTask[], surfaces: ResolvedSurface[], domain: Domain, surfacesFailed: boolean, issues: ConfigIssue[]): void {
+function checkTaskSet(
+  located: LocatedTask[],
+  surfaces: ResolvedSurface[],
+  domain: Domain,
+  surfacesFailed: boolean,
+  issues: ConfigIssue[],
+): void {
   const domainName = domain.name;
   const actionIds = new Set(domain.actions.map((action) => action.id));
   const seen = new Map<string, LocatedTask>();
@@ -48,13 +61,23 @@ function checkTaskSet(located: LocatedTask[], surfaces: ResolvedSurface[], domai
     const earlier = seen.get(item.task.id);
     if (earlier) {
       const where = `${earlier.task.source.file}:${earlier.task.source.line}${earlier.task.split !== item.task.split ? `, in the ${earlier.task.split} split` : ''}`;
-      issues.push(item.source.issue([...item.path, 'id'], { message: `duplicate task id "${item.task.id}" (also at ${where})`, expected: `task ids unique within domain ${domainName} across train and held-out` }));
+      issues.push(
+        item.source.issue([...item.path, 'id'], {
+          message: `duplicate task id "${item.task.id}" (also at ${where})`,
+          expected: `task ids unique within domain ${domainName} across train and held-out`,
+        }),
+      );
     } else seen.set(item.task.id, item);
   }
   // With a broken surface we cannot tell what is expressible; its own issue is reported.
   if (surfacesFailed) return;
   if (surfaces.length === 0) {
-    if (located.length > 0) issues.push({ file: `suites/${domainName}/surfaces`, message: `domain ${domainName} has tasks but no surfaces, so no task can run`, expected: `at least one suites/${domainName}/surfaces/*.yaml` });
+    if (located.length > 0)
+      issues.push({
+        file: `suites/${domainName}/surfaces`,
+        message: `domain ${domainName} has tasks but no surfaces, so no task can run`,
+        expected: `at least one suites/${domainName}/surfaces/*.yaml`,
+      });
     return;
   }
   const bySurface = surfaces.map((surface) => ({ id: surface.id, actions: expressible(surface) }));
@@ -64,11 +87,19 @@ function checkTaskSet(located: LocatedTask[], surfaces: ResolvedSurface[], domai
     // Unknown actions already have their own issue (with a suggestion).
     for (const action of all.filter((id) => actionIds.has(id))) {
       if (!bySurface.some((surface) => surface.actions.has(action))) {
-        issues.push(item.source.issue([...item.path], { message: `task "${item.task.id}" expects action ${action}, which no surface of domain ${domainName} can express (surfaces: ${surfaceList})` }));
+        issues.push(
+          item.source.issue([...item.path], {
+            message: `task "${item.task.id}" expects action ${action}, which no surface of domain ${domainName} can express (surfaces: ${surfaceList})`,
+          }),
+        );
       }
     }
     if (anyOf.length > 0 && !bySurface.some((surface) => anyOf.some((action) => surface.actions.has(action)))) {
-      issues.push(item.source.issue([...item.path, 'expect', 'any_of'], { message: `task "${item.task.id}" accepts ${anyOf.join(' or ')}, none of which any surface of domain ${domainName} can express (surfaces: ${surfaceList})` }));
+      issues.push(
+        item.source.issue([...item.path, 'expect', 'any_of'], {
+          message: `task "${item.task.id}" accepts ${anyOf.join(' or ')}, none of which any surface of domain ${domainName} can express (surfaces: ${surfaceList})`,
+        }),
+      );
     }
   }
 }
@@ -87,7 +118,8 @@ export async function loadProject(root: string, options: LoadOptions = {}): Prom
   const names = chooseDomains(discovered, config.domains, options.domains, configSource, issues);
   // Asked for specific domains: folders of other domains are none of our business.
   if (!options.domains) issues.push(...(await findOrphanFolders(absoluteRoot, discovered)));
-  if (discovered.length === 0) issues.push({ file: absoluteRoot, message: 'no domains found', expected: 'at least one suites/<name>/domain.ts' });
+  if (discovered.length === 0)
+    issues.push({ file: absoluteRoot, message: 'no domains found', expected: 'at least one suites/<name>/domain.ts' });
 
   const domains: LoadedDomain[] = [];
   for (const name of names) {
@@ -96,7 +128,10 @@ export async function loadProject(root: string, options: LoadOptions = {}): Prom
     const before = issues.length;
     const surfaces = await loadSurfaces(found.dir, absoluteRoot, found.domain, issues);
     const surfacesFailed = issues.length > before;
-    const located = [...(await readTasks(absoluteRoot, name, 'train', issues)), ...(await readTasks(absoluteRoot, name, 'heldout', issues))];
+    const located = [
+      ...(await readTasks(absoluteRoot, name, 'train', issues)),
+      ...(await readTasks(absoluteRoot, name, 'heldout', issues)),
+    ];
     for (const item of located) checkTask(item, found.domain, issues);
     checkTaskSet(located, surfaces, found.domain, surfacesFailed, issues);
     domains.push({ name, dir: found.dir, domain: found.domain, surfaces, tasks: located.map((item) => item.task) });
@@ -120,7 +155,13 @@ function dedupe(issues: ConfigIssue[]): ConfigIssue[] {
 function sortIssues(issues: ConfigIssue[]): ConfigIssue[] {
   return issues
     .map((issue, index) => ({ issue, index }))
-    .sort((a, b) => a.issue.file.localeCompare(b.issue.file) || (a.issue.line ?? 0) - (b.issue.line ?? 0) || (a.issue.column ?? 0) - (b.issue.column ?? 0) || a.index - b.index)
+    .sort(
+      (a, b) =>
+        a.issue.file.localeCompare(b.issue.file) ||
+        (a.issue.line ?? 0) - (b.issue.line ?? 0) ||
+        (a.issue.column ?? 0) - (b.issue.column ?? 0) ||
+        a.index - b.index,
+    )
     .map(({ issue }) => issue);
 }
 

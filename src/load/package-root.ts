@@ -13,7 +13,8 @@ export function packageRoot(): string {
   if (found) return found;
   for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'toolmark') return (found = dir);
+    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'toolmark')
+      return (found = dir);
   }
   throw new Error('toolmark: cannot find its own package.json');
 }

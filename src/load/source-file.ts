@@ -44,14 +44,20 @@ export class SourceFile {
       }
     }
     for (let length = path.length; length >= 0; length--) {
-      const node = length === 0 ? this.document.contents : (this.document.getIn(path.slice(0, length) as unknown[], true) as Node | undefined);
+      const node =
+        length === 0
+          ? this.document.contents
+          : (this.document.getIn(path.slice(0, length) as unknown[], true) as Node | undefined);
       if (node && typeof node === 'object' && 'range' in node && node.range) return this.at(node.range[0]);
     }
     return { line: 1, column: 1 };
   }
 
   /** An issue located at `path` (or at `key` inside it). */
-  issue(path: FieldPath, fields: Omit<ConfigIssue, 'file' | 'line' | 'column' | 'field'> & { key?: string }): ConfigIssue {
+  issue(
+    path: FieldPath,
+    fields: Omit<ConfigIssue, 'file' | 'line' | 'column' | 'field'> & { key?: string },
+  ): ConfigIssue {
     const { key, ...rest } = fields;
     const { line, column } = this.position(path, key);
     const fullPath = key === undefined ? path : [...path, key];
@@ -82,7 +88,11 @@ export async function readSourceFile(path: string, root: string, issues: ConfigI
   const display = relative(root, path) || path;
   const info = await stat(path);
   if (info.size > MAX_FILE_BYTES) {
-    issues.push({ file: display, message: `file is ${(info.size / 1024 / 1024).toFixed(1)} MB, larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit for suite files`, expected: 'a hand-written YAML file; split it into several files' });
+    issues.push({
+      file: display,
+      message: `file is ${(info.size / 1024 / 1024).toFixed(1)} MB, larger than the ${MAX_FILE_BYTES / 1024 / 1024} MB limit for suite files`,
+      expected: 'a hand-written YAML file; split it into several files',
+    });
     return null;
   }
   const text = await readFile(path, 'utf8');
@@ -91,7 +101,12 @@ export async function readSourceFile(path: string, root: string, issues: ConfigI
   if (document.errors.length > 0) {
     for (const error of document.errors) {
       const { line, col } = lines.linePos(error.pos[0]);
-      issues.push({ file: display, line, column: col, message: `YAML syntax error: ${error.message.split('\n')[0]!.replace(/:$/, '')}` });
+      issues.push({
+        file: display,
+        line,
+        column: col,
+        message: `YAML syntax error: ${error.message.split('\n')[0]!.replace(/:$/, '')}`,
+      });
     }
     return null;
   }
@@ -103,7 +118,13 @@ export async function readSourceFile(path: string, root: string, issues: ConfigI
     let offset = 0;
     visit(document, { Alias: (_key, node) => ((offset = node.range?.[0] ?? 0), visit.BREAK) });
     const { line, col } = lines.linePos(offset);
-    issues.push({ file: display, line, column: col, message: `YAML aliases expand too far (${(error as Error).message})`, expected: `at most ${MAX_ALIAS_COUNT} alias expansions per file` });
+    issues.push({
+      file: display,
+      line,
+      column: col,
+      message: `YAML aliases expand too far (${(error as Error).message})`,
+      expected: `at most ${MAX_ALIAS_COUNT} alias expansions per file`,
+    });
     return null;
   }
   return source;

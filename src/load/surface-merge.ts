@@ -52,7 +52,11 @@ export function applyOrder(entries: MergedEntry[], order: readonly string[]): Me
  * changes; `remove: true` drops the tool; unmatched entries are appended.
  * Returns the merged list plus the indices of `remove` entries that matched nothing.
  */
-export function mergeEntries(parent: readonly MergedEntry[], child: SurfaceFile, source: SourceFile): { entries: MergedEntry[]; unmatchedRemovals: number[] } {
+export function mergeEntries(
+  parent: readonly MergedEntry[],
+  child: SurfaceFile,
+  source: SourceFile,
+): { entries: MergedEntry[]; unmatchedRemovals: number[] } {
   const entries = [...parent];
   const unmatchedRemovals: number[] = [];
   child.tools.forEach((entry, index) => {
@@ -79,7 +83,11 @@ export function mergeEntries(parent: readonly MergedEntry[], child: SurfaceFile,
 }
 
 /** Merge a whole surface file onto its parent (or onto nothing). */
-export function mergeSurface(parent: MergedSurface | null, file: SurfaceFile, source: SourceFile): { surface: MergedSurface; unmatchedRemovals: number[] } {
+export function mergeSurface(
+  parent: MergedSurface | null,
+  file: SurfaceFile,
+  source: SourceFile,
+): { surface: MergedSurface; unmatchedRemovals: number[] } {
   const { entries, unmatchedRemovals } = mergeEntries(parent?.entries ?? [], file, source);
   return {
     surface: {

@@ -1,6 +1,14 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SurfaceFile, sha256, validateToolNames, type ConfigIssue, type ExposedTool, type ResolvedSurface, type ToolDefinition } from '../spec/index.ts';
+import {
+  SurfaceFile,
+  sha256,
+  validateToolNames,
+  type ConfigIssue,
+  type ExposedTool,
+  type ResolvedSurface,
+  type ToolDefinition,
+} from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { jsonSchemaOf } from '../registry/index.ts';
 import { readSourceFile, type SourceFile } from './source-file.ts';
@@ -13,7 +21,10 @@ import { zodIssuesToConfigIssues } from './zod-issues.ts';
 export async function yamlFilesIn(dir: string): Promise<string[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
-    return entries.filter((entry) => entry.isFile() && /\.ya?ml$/.test(entry.name)).map((entry) => join(dir, entry.name)).sort();
+    return entries
+      .filter((entry) => entry.isFile() && /\.ya?ml$/.test(entry.name))
+      .map((entry) => join(dir, entry.name))
+      .sort();
   } catch {
     return [];
   }
@@ -54,18 +65,34 @@ function resolveEntry(item: MergedEntry, domain: Domain, strict: boolean, issues
     return null;
   }
   if (entry.action !== undefined && entry.actions_by !== undefined) {
-    at('actions_by', { message: '`actions_by` belongs to a multiplexed tool (`tool:`), not to an identity tool (`action:`)' });
+    at('actions_by', {
+      message: '`actions_by` belongs to a multiplexed tool (`tool:`), not to an identity tool (`action:`)',
+    });
     return null;
   }
   const registryName = entry.action ?? entry.tool!;
   if (entry.action !== undefined && !actionIds.includes(entry.action)) {
-    at('action', { message: `unknown action "${entry.action}"`, expected: `an action of domain ${domain.name}`, suggestion: closest(entry.action, actionIds) });
+    at('action', {
+      message: `unknown action "${entry.action}"`,
+      expected: `an action of domain ${domain.name}`,
+      suggestion: closest(entry.action, actionIds),
+    });
     return null;
   }
   const registryTool = domain.tools.find((tool) => tool.name === registryName);
   if (!registryTool) {
-    if (entry.action !== undefined) at('action', { message: `action "${entry.action}" has no registry tool of the same name, so it cannot be exposed as an identity tool`, expected: `a registry tool of domain ${domain.name}`, suggestion: closest(entry.action, toolNames) });
-    else at('tool', { message: `unknown registry tool "${entry.tool}"`, expected: `one of ${toolNames.join(', ')}`, suggestion: closest(entry.tool!, toolNames) });
+    if (entry.action !== undefined)
+      at('action', {
+        message: `action "${entry.action}" has no registry tool of the same name, so it cannot be exposed as an identity tool`,
+        expected: `a registry tool of domain ${domain.name}`,
+        suggestion: closest(entry.action, toolNames),
+      });
+    else
+      at('tool', {
+        message: `unknown registry tool "${entry.tool}"`,
+        expected: `one of ${toolNames.join(', ')}`,
+        suggestion: closest(entry.tool!, toolNames),
+      });
     return null;
   }
 
@@ -74,7 +101,14 @@ function resolveEntry(item: MergedEntry, domain: Domain, strict: boolean, issues
   for (const [dotted, text] of Object.entries(entry.parameters ?? {})) {
     const problem = overrideParameterDescription(parameters, dotted, text);
     if (problem) {
-      issues.push(origin.source.issue([...origin.path, 'parameters'], { key: dotted, message: `unknown parameter "${dotted}"${dotted.includes('.') ? ` (no "${problem.missing}" there)` : ''}`, expected: problem.available.length > 0 ? `one of ${problem.available.join(', ')}` : 'a parameter of the tool', suggestion: closest(problem.missing, problem.available) }));
+      issues.push(
+        origin.source.issue([...origin.path, 'parameters'], {
+          key: dotted,
+          message: `unknown parameter "${dotted}"${dotted.includes('.') ? ` (no "${problem.missing}" there)` : ''}`,
+          expected: problem.available.length > 0 ? `one of ${problem.available.join(', ')}` : 'a parameter of the tool',
+          suggestion: closest(problem.missing, problem.available),
+        }),
+      );
       ok = false;
     }
   }
@@ -85,31 +119,58 @@ function resolveEntry(item: MergedEntry, domain: Domain, strict: boolean, issues
   else {
     const by = entry.actions_by;
     if (!by) {
-      at(undefined, { message: `multiplexed tool "${entry.tool}" needs \`actions_by\` (field, map) to map calls to actions` });
+      at(undefined, {
+        message: `multiplexed tool "${entry.tool}" needs \`actions_by\` (field, map) to map calls to actions`,
+      });
       return null;
     }
     if (!hasProperty(parameters, by.field)) {
-      at('actions_by', { message: `field "${by.field}" is not a parameter of registry tool ${registryTool.name}`, expected: `one of ${propertyNames(parameters).join(', ')}`, suggestion: closest(by.field, propertyNames(parameters)) });
+      at('actions_by', {
+        message: `field "${by.field}" is not a parameter of registry tool ${registryTool.name}`,
+        expected: `one of ${propertyNames(parameters).join(', ')}`,
+        suggestion: closest(by.field, propertyNames(parameters)),
+      });
       ok = false;
     }
     if (by.arguments !== undefined && !hasProperty(parameters, by.arguments)) {
-      at('actions_by', { message: `arguments field "${by.arguments}" is not a parameter of registry tool ${registryTool.name}`, expected: `one of ${propertyNames(parameters).join(', ')}`, suggestion: closest(by.arguments, propertyNames(parameters)) });
+      at('actions_by', {
+        message: `arguments field "${by.arguments}" is not a parameter of registry tool ${registryTool.name}`,
+        expected: `one of ${propertyNames(parameters).join(', ')}`,
+        suggestion: closest(by.arguments, propertyNames(parameters)),
+      });
       ok = false;
     }
     for (const [value, action] of Object.entries(by.map)) {
       if (!actionIds.includes(action)) {
-        issues.push(origin.source.issue([...origin.path, 'actions_by', 'map', value], { message: `unknown action "${action}"`, expected: `an action of domain ${domain.name}`, suggestion: closest(action, actionIds) }));
+        issues.push(
+          origin.source.issue([...origin.path, 'actions_by', 'map', value], {
+            message: `unknown action "${action}"`,
+            expected: `an action of domain ${domain.name}`,
+            suggestion: closest(action, actionIds),
+          }),
+        );
         ok = false;
       }
     }
     mapping = { kind: 'multiplexed', field: by.field, arguments: by.arguments ?? null, map: by.map };
   }
   if (!ok) return null;
-  return { name: entry.name ?? registryName, description: entry.description ?? registryTool.description, tool: registryTool.name, mapping, parameters };
+  return {
+    name: entry.name ?? registryName,
+    description: entry.description ?? registryTool.description,
+    tool: registryTool.name,
+    mapping,
+    parameters,
+  };
 }
 
 /** Turn a merged surface into what a run uses: exposed tools, the provider payload and its hash. */
-export function resolveMergedSurface(merged: MergedSurface, domain: Domain, file: string, issues: ConfigIssue[]): ResolvedSurface | null {
+export function resolveMergedSurface(
+  merged: MergedSurface,
+  domain: Domain,
+  file: string,
+  issues: ConfigIssue[],
+): ResolvedSurface | null {
   const before = issues.length;
   const tools: ExposedTool[] = [];
   const itemOf: MergedEntry[] = [];
@@ -119,7 +180,12 @@ export function resolveMergedSurface(merged: MergedSurface, domain: Domain, file
     if (!tool) continue;
     const earlier = byName.get(tool.name);
     if (earlier) {
-      issues.push(item.origin.source.issue([...item.origin.path], { message: `surface ${merged.id} exposes two tools under the name "${tool.name}" (${entryKey(earlier.entry)} and ${entryKey(item.entry)})`, expected: 'unique exposed names' }));
+      issues.push(
+        item.origin.source.issue([...item.origin.path], {
+          message: `surface ${merged.id} exposes two tools under the name "${tool.name}" (${entryKey(earlier.entry)} and ${entryKey(item.entry)})`,
+          expected: 'unique exposed names',
+        }),
+      );
     }
     byName.set(tool.name, item);
     tools.push(tool);
@@ -131,11 +197,19 @@ export function resolveMergedSurface(merged: MergedSurface, domain: Domain, file
   for (let index = 0; index < names.length; index++) {
     const problems = validateToolNames(names.slice(0, index + 1));
     const item = itemOf[index]!;
-    for (const problem of problems.slice(known)) issues.push(item.origin.source.issue(item.origin.path, { key: 'name', message: `surface ${merged.id}: ${problem}` }));
+    for (const problem of problems.slice(known))
+      issues.push(
+        item.origin.source.issue(item.origin.path, { key: 'name', message: `surface ${merged.id}: ${problem}` }),
+      );
     known = problems.length;
   }
   if (issues.length > before) return null;
-  const payload: ToolDefinition[] = tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters, strict: merged.strict }));
+  const payload: ToolDefinition[] = tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    parameters: tool.parameters,
+    strict: merged.strict,
+  }));
   return {
     domain: domain.name,
     id: merged.id,
@@ -169,13 +243,23 @@ export function surfaceHash(payload: readonly ToolDefinition[], system: string |
  * parents, cycles and duplicate ids are issues; a surface whose parent failed
  * is skipped quietly (the parent's issue says why).
  */
-export async function loadSurfaces(dir: string, root: string, domain: Domain, issues: ConfigIssue[]): Promise<ResolvedSurface[]> {
+export async function loadSurfaces(
+  dir: string,
+  root: string,
+  domain: Domain,
+  issues: ConfigIssue[],
+): Promise<ResolvedSurface[]> {
   const parsed = await readSurfaces(dir, root, issues);
   const byId = new Map<string, ParsedSurface>();
   for (const surface of parsed) {
     const earlier = byId.get(surface.file.id);
     if (earlier) {
-      issues.push(surface.source.issue(['id'], { message: `duplicate surface id "${surface.file.id}" (also in ${earlier.source.display})`, expected: 'ids unique within a domain' }));
+      issues.push(
+        surface.source.issue(['id'], {
+          message: `duplicate surface id "${surface.file.id}" (also in ${earlier.source.display})`,
+          expected: 'ids unique within a domain',
+        }),
+      );
       continue;
     }
     byId.set(surface.file.id, surface);
@@ -190,12 +274,25 @@ export async function loadSurfaces(dir: string, root: string, domain: Domain, is
     if (parentId !== undefined) {
       const path = [...chain, id];
       if (path.includes(parentId)) {
-        issues.push(surface.source.issue(['extends'], { message: `extends cycle: ${[...path.slice(path.indexOf(parentId)), parentId].join(' → ')}` }));
+        issues.push(
+          surface.source.issue(['extends'], {
+            message: `extends cycle: ${[...path.slice(path.indexOf(parentId)), parentId].join(' → ')}`,
+          }),
+        );
         merged.set(id, null);
         return null;
       }
       if (!byId.has(parentId)) {
-        issues.push(surface.source.issue(['extends'], { message: `unknown parent surface "${parentId}"`, expected: `a surface id of domain ${domain.name}`, suggestion: closest(parentId, [...byId.keys()].filter((other) => other !== id)) }));
+        issues.push(
+          surface.source.issue(['extends'], {
+            message: `unknown parent surface "${parentId}"`,
+            expected: `a surface id of domain ${domain.name}`,
+            suggestion: closest(
+              parentId,
+              [...byId.keys()].filter((other) => other !== id),
+            ),
+          }),
+        );
         merged.set(id, null);
         return null;
       }
@@ -207,11 +304,24 @@ export async function loadSurfaces(dir: string, root: string, domain: Domain, is
     }
     const { surface: result, unmatchedRemovals } = mergeSurface(parent, surface.file, surface.source);
     for (const index of unmatchedRemovals) {
-      issues.push(surface.source.issue(['tools', index], { message: `remove: no tool with this ${surface.file.tools[index]!.action ? 'action' : 'tool'} in parent ${parentId ?? '(none)'}` }));
+      issues.push(
+        surface.source.issue(['tools', index], {
+          message: `remove: no tool with this ${surface.file.tools[index]!.action ? 'action' : 'tool'} in parent ${parentId ?? '(none)'}`,
+        }),
+      );
     }
-    const keys = new Set(result.entries.map((item) => entryKey(item.entry)).filter((key): key is string => key !== undefined));
+    const keys = new Set(
+      result.entries.map((item) => entryKey(item.entry)).filter((key): key is string => key !== undefined),
+    );
     surface.file.order?.forEach((key, index) => {
-      if (!keys.has(key)) issues.push(surface.source.issue(['order', index], { message: `order names "${key}", which is not a tool of this surface`, expected: `one of ${[...keys].join(', ')}`, suggestion: closest(key, keys) }));
+      if (!keys.has(key))
+        issues.push(
+          surface.source.issue(['order', index], {
+            message: `order names "${key}", which is not a tool of this surface`,
+            expected: `one of ${[...keys].join(', ')}`,
+            suggestion: closest(key, keys),
+          }),
+        );
     });
     merged.set(id, result);
     return result;

@@ -1,6 +1,14 @@
 import { join } from 'node:path';
 import { z } from 'zod';
-import { KNOWN_ERROR_CODES, TaskSpec, kindRules, type ConfigIssue, type Constraint, type Split, type Task } from '../spec/index.ts';
+import {
+  KNOWN_ERROR_CODES,
+  TaskSpec,
+  kindRules,
+  type ConfigIssue,
+  type Constraint,
+  type Split,
+  type Task,
+} from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { errorCodeSpec, toolSchemaOf } from '../registry/index.ts';
 import { checkConstraint } from './constraints.ts';
@@ -21,8 +29,14 @@ export interface LocatedTask {
 }
 
 /** Read train (`suites/<d>/tasks`) or held-out (`heldout/<d>/tasks`) task files of one domain. */
-export async function readTasks(root: string, domainName: string, split: Split, issues: ConfigIssue[]): Promise<LocatedTask[]> {
-  const dir = split === 'train' ? join(root, 'suites', domainName, 'tasks') : join(root, 'heldout', domainName, 'tasks');
+export async function readTasks(
+  root: string,
+  domainName: string,
+  split: Split,
+  issues: ConfigIssue[],
+): Promise<LocatedTask[]> {
+  const dir =
+    split === 'train' ? join(root, 'suites', domainName, 'tasks') : join(root, 'heldout', domainName, 'tasks');
   const located: LocatedTask[] = [];
   for (const path of await yamlFilesIn(dir)) {
     const source = await readSourceFile(path, root, issues);
@@ -41,7 +55,11 @@ export async function readTasks(root: string, domainName: string, split: Split, 
         return;
       }
       const line = source.position(base).line;
-      located.push({ task: { ...parsed.data, domain: domainName, split, source: { file: source.display, line } }, source, path: base });
+      located.push({
+        task: { ...parsed.data, domain: domainName, split, source: { file: source.display, line } },
+        source,
+        path: base,
+      });
     });
   }
   return located;
@@ -50,7 +68,10 @@ export async function readTasks(root: string, domainName: string, split: Split, 
 /** Actions a task needs some surface to express (any_of: one of them suffices). */
 export function requiredActions(task: Task): { all: string[]; anyOf: string[] } {
   const expect = task.expect;
-  const all = [...(expect.action ? [expect.action] : []), ...(expect.sequence ?? []).map((step) => (typeof step === 'string' ? step : step.action))];
+  const all = [
+    ...(expect.action ? [expect.action] : []),
+    ...(expect.sequence ?? []).map((step) => (typeof step === 'string' ? step : step.action)),
+  ];
   return { all: [...new Set(all)], anyOf: expect.any_of ?? [] };
 }
 
@@ -60,22 +81,36 @@ export function requiredActions(task: Task): { all: string[]; anyOf: string[] } 
  */
 export function checkTask(located: LocatedTask, domain: Domain, issues: ConfigIssue[]): void {
   const { task, source, path } = located;
-  const at = (field: FieldPath, details: Parameters<SourceFile['issue']>[1]) => issues.push(source.issue([...path, ...field], details));
+  const at = (field: FieldPath, details: Parameters<SourceFile['issue']>[1]) =>
+    issues.push(source.issue([...path, ...field], details));
   const expect = task.expect;
   const actionIds = domain.actions.map((action) => action.id);
   const knownAction = (id: string, field: FieldPath) => {
     if (actionIds.includes(id)) return true;
-    at(field, { message: `unknown action "${id}"`, expected: `an action of domain ${domain.name}`, suggestion: closest(id, actionIds) });
+    at(field, {
+      message: `unknown action "${id}"`,
+      expected: `an action of domain ${domain.name}`,
+      suggestion: closest(id, actionIds),
+    });
     return false;
   };
 
   const targets = (['action', 'abstain', 'any_of', 'sequence'] as const).filter((field) => expect[field] !== undefined);
-  if (targets.length > 1) at(['expect'], { message: `expect gives ${targets.join(' and ')}; give only one of action, abstain, any_of, sequence` });
+  if (targets.length > 1)
+    at(['expect'], {
+      message: `expect gives ${targets.join(' and ')}; give only one of action, abstain, any_of, sequence`,
+    });
   const rules = kindRules(task.kind);
   if (!rules.expects.some((field) => expect[field] !== undefined)) {
-    at(['expect'], { message: `a ${task.kind} task needs ${rules.expects.map((field) => `expect.${field}${field === 'abstain' ? ': true' : ''}`).join(' (or ')}${rules.expects.length > 1 ? ')' : ''}` });
+    at(['expect'], {
+      message: `a ${task.kind} task needs ${rules.expects.map((field) => `expect.${field}${field === 'abstain' ? ': true' : ''}`).join(' (or ')}${rules.expects.length > 1 ? ')' : ''}`,
+    });
   }
-  if (expect.ask_about !== undefined && !rules.abstains) at(['expect', 'ask_about'], { message: `ask_about is for a task that should ask instead of calling; this is a ${task.kind} task`, expected: 'ask_about only in a must-abstain task' });
+  if (expect.ask_about !== undefined && !rules.abstains)
+    at(['expect', 'ask_about'], {
+      message: `ask_about is for a task that should ask instead of calling; this is a ${task.kind} task`,
+      expected: 'ask_about only in a must-abstain task',
+    });
   if (expect.ask_about !== undefined && !Array.isArray(expect.ask_about)) {
     try {
       new RegExp(expect.ask_about.regex, 'iu');
@@ -83,7 +118,8 @@ export function checkTask(located: LocatedTask, domain: Domain, issues: ConfigIs
       at(['expect', 'ask_about', 'regex'], { message: `regex does not compile: ${(error as Error).message}` });
     }
   }
-  if (rules.distractors && !(expect.distractors?.length)) at(['expect'], { message: `a ${task.kind} task names its near-synonym distractors in expect.distractors` });
+  if (rules.distractors && !expect.distractors?.length)
+    at(['expect'], { message: `a ${task.kind} task names its near-synonym distractors in expect.distractors` });
 
   if (expect.action) knownAction(expect.action, ['expect', 'action']);
   expect.any_of?.forEach((id, index) => knownAction(id, ['expect', 'any_of', index]));
@@ -93,7 +129,11 @@ export function checkTask(located: LocatedTask, domain: Domain, issues: ConfigIs
     // A fault's code reaches the model with the category its table gives; an undeclared one would have none.
     if (fault.error !== undefined && !errorCodeSpec(fault.error, domain.errors)) {
       const codes = [...Object.keys(KNOWN_ERROR_CODES), ...Object.keys(domain.errors ?? {})];
-      at(['faults', index, 'error'], { message: `error code "${fault.error}" is declared neither by toolmark nor by domain ${domain.name}`, expected: `a framework code or one of the domain's errors (${Object.keys(domain.errors ?? {}).join(', ') || 'it declares none'})`, suggestion: closest(fault.error, codes) });
+      at(['faults', index, 'error'], {
+        message: `error code "${fault.error}" is declared neither by toolmark nor by domain ${domain.name}`,
+        expected: `a framework code or one of the domain's errors (${Object.keys(domain.errors ?? {}).join(', ') || 'it declares none'})`,
+        suggestion: closest(fault.error, codes),
+      });
     }
   });
 
@@ -103,7 +143,12 @@ export function checkTask(located: LocatedTask, domain: Domain, issues: ConfigIs
     const names = tool ? propertyNames(toolSchemaOf(tool.input).jsonSchema) : [];
     for (const [name, constraint] of Object.entries(args)) {
       // Scoring matches top-level argument names only (src/score/constraint.ts).
-      if (names.length > 0 && !names.includes(name)) at([...field, name], { message: `action ${action} has no argument "${name}"`, expected: `one of ${names.join(', ')}`, suggestion: closest(name, names) });
+      if (names.length > 0 && !names.includes(name))
+        at([...field, name], {
+          message: `action ${action} has no argument "${name}"`,
+          expected: `one of ${names.join(', ')}`,
+          suggestion: closest(name, names),
+        });
       const problem = checkConstraint(constraint);
       if (problem) at([...field, name], problem);
     }
@@ -111,14 +156,26 @@ export function checkTask(located: LocatedTask, domain: Domain, issues: ConfigIs
   checkArgs(expect.action, expect.args, ['expect', 'args']);
   expect.sequence?.forEach((step, index) => {
     const action = typeof step === 'string' ? step : step.action;
-    if (knownAction(action, typeof step === 'string' ? ['expect', 'sequence', index] : ['expect', 'sequence', index, 'action']) && typeof step !== 'string') {
+    if (
+      knownAction(
+        action,
+        typeof step === 'string' ? ['expect', 'sequence', index] : ['expect', 'sequence', index, 'action'],
+      ) &&
+      typeof step !== 'string'
+    ) {
       checkArgs(action, step.args, ['expect', 'sequence', index, 'args']);
     }
   });
 
   const views = Object.keys(domain.views);
   for (const [view, constraint] of Object.entries(expect.final_state ?? {})) {
-    if (!views.includes(view)) at(['expect', 'final_state'], { key: view, message: `unknown final_state view "${view}"`, expected: views.length > 0 ? `one of ${views.join(', ')}` : 'a view declared by the domain (it declares none)', suggestion: closest(view, views) });
+    if (!views.includes(view))
+      at(['expect', 'final_state'], {
+        key: view,
+        message: `unknown final_state view "${view}"`,
+        expected: views.length > 0 ? `one of ${views.join(', ')}` : 'a view declared by the domain (it declares none)',
+        suggestion: closest(view, views),
+      });
     const problem = checkConstraint(constraint);
     if (problem) at(['expect', 'final_state', view], problem);
   }

@@ -1,6 +1,15 @@
 import { resolve } from 'node:path';
 import type { z } from 'zod';
-import { AnthropicTool, McpTool, OpenAIChatTool, OpenAIResponsesTool, ToolFileFormat, type ConfigIssue, type ImportedTool, type JsonSchema } from '../spec/index.ts';
+import {
+  AnthropicTool,
+  McpTool,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
+  ToolFileFormat,
+  type ConfigIssue,
+  type ImportedTool,
+  type JsonSchema,
+} from '../spec/index.ts';
 import { readSourceFile, type FieldPath, type SourceFile } from './source-file.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';
 
@@ -26,7 +35,8 @@ function isObject(value: unknown): value is Entry {
 function locateList(value: unknown): { list: unknown[]; path: FieldPath } | null {
   if (Array.isArray(value)) return { list: value, path: [] };
   if (isObject(value) && Array.isArray(value.tools)) return { list: value.tools, path: ['tools'] };
-  if (isObject(value) && isObject(value.result) && Array.isArray(value.result.tools)) return { list: value.result.tools, path: ['result', 'tools'] };
+  if (isObject(value) && isObject(value.result) && Array.isArray(value.result.tools))
+    return { list: value.result.tools, path: ['result', 'tools'] };
   return null;
 }
 
@@ -96,11 +106,20 @@ function normalise(format: ToolFileFormat, entry: Entry): ImportedTool {
  * mixed formats, malformed entries and duplicate names are located issues
  * (file:line, field) and the result is then null.
  */
-export function parseToolFile(source: SourceFile, issues: ConfigIssue[], options: { format?: ToolFileFormat } = {}): ToolFile | null {
+export function parseToolFile(
+  source: SourceFile,
+  issues: ConfigIssue[],
+  options: { format?: ToolFileFormat } = {},
+): ToolFile | null {
   const value = source.value();
   const located = locateList(value);
   if (!located) {
-    issues.push(source.issue([], { message: 'not a tools file', expected: 'a JSON array of tools (OpenAI or Anthropic), {"tools": [...]}, or a saved MCP tools/list result' }));
+    issues.push(
+      source.issue([], {
+        message: 'not a tools file',
+        expected: 'a JSON array of tools (OpenAI or Anthropic), {"tools": [...]}, or a saved MCP tools/list result',
+      }),
+    );
     return null;
   }
   const { list, path } = located;
@@ -108,7 +127,13 @@ export function parseToolFile(source: SourceFile, issues: ConfigIssue[], options
   const format = options.format ?? detected.find((found) => found !== null) ?? null;
   if (format === null) {
     if (list.length === 0) return { format: options.format ?? 'openai', tools: [], file: source.display };
-    issues.push(source.issue([...path, 0], { message: 'cannot tell the format of this tool', expected: 'an OpenAI tool ({"type": "function", ...}), an Anthropic tool (with input_schema) or an MCP tool (with inputSchema)' }));
+    issues.push(
+      source.issue([...path, 0], {
+        message: 'cannot tell the format of this tool',
+        expected:
+          'an OpenAI tool ({"type": "function", ...}), an Anthropic tool (with input_schema) or an MCP tool (with inputSchema)',
+      }),
+    );
     return null;
   }
   const before = issues.length;
@@ -117,7 +142,12 @@ export function parseToolFile(source: SourceFile, issues: ConfigIssue[], options
   list.forEach((entry, index) => {
     const at = [...path, index];
     if (detected[index] !== null && detected[index] !== format) {
-      issues.push(source.issue(at, { message: `this tool is in the ${detected[index]} format, but the file is ${format}`, expected: `every tool in one format (${format})` }));
+      issues.push(
+        source.issue(at, {
+          message: `this tool is in the ${detected[index]} format, but the file is ${format}`,
+          expected: `every tool in one format (${format})`,
+        }),
+      );
       return;
     }
     const parsed = ENTRY_SCHEMAS[format].safeParse(entry);
@@ -128,7 +158,12 @@ export function parseToolFile(source: SourceFile, issues: ConfigIssue[], options
     const tool = normalise(format, entry as Entry);
     const earlier = seen.get(tool.name);
     if (earlier !== undefined) {
-      issues.push(source.issue([...at, ...(format === 'openai' ? ['function'] : []), 'name'], { message: `duplicate tool name "${tool.name}" (also at ${[...path, earlier].join('.')})`, expected: 'tool names unique within a file' }));
+      issues.push(
+        source.issue([...at, ...(format === 'openai' ? ['function'] : []), 'name'], {
+          message: `duplicate tool name "${tool.name}" (also at ${[...path, earlier].join('.')})`,
+          expected: 'tool names unique within a file',
+        }),
+      );
       return;
     }
     seen.set(tool.name, index);
@@ -139,12 +174,20 @@ export function parseToolFile(source: SourceFile, issues: ConfigIssue[], options
 }
 
 /** Read and normalise a tools file (JSON or YAML) from disk; see `parseToolFile`. */
-export async function readToolFile(path: string, root: string, issues: ConfigIssue[], options: { format?: ToolFileFormat } = {}): Promise<ToolFile | null> {
+export async function readToolFile(
+  path: string,
+  root: string,
+  issues: ConfigIssue[],
+  options: { format?: ToolFileFormat } = {},
+): Promise<ToolFile | null> {
   let source: SourceFile | null;
   try {
     source = await readSourceFile(resolve(root, path), root, issues);
   } catch (error) {
-    issues.push({ file: path, message: `cannot read the tools file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` });
+    issues.push({
+      file: path,
+      message: `cannot read the tools file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    });
     return null;
   }
   return source ? parseToolFile(source, issues, options) : null;

@@ -18,7 +18,11 @@ function propertiesOf(node: SchemaNode): Record<string, unknown> | undefined {
  * a list's items are looked through). Returns the names available where the
  * path stopped matching, or null on success. Mutates `schema`.
  */
-export function overrideParameterDescription(schema: JsonSchema, dottedPath: string, description: string): { missing: string; available: string[] } | null {
+export function overrideParameterDescription(
+  schema: JsonSchema,
+  dottedPath: string,
+  description: string,
+): { missing: string; available: string[] } | null {
   let node: SchemaNode = schema;
   for (const segment of dottedPath.split('.')) {
     const properties = propertiesOf(node);

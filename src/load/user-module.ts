@@ -51,24 +51,47 @@ function readLines(file: string): string[] | null {
 function locate(error: unknown, importedFile: string): { location: Location | null; message: string } {
   const text = error instanceof Error ? error.message : String(error);
   const transform = TRANSFORM_ERROR.exec(text);
-  if (transform) return { location: { file: transform[1]!, line: Number(transform[2]), column: Number(transform[3]) }, message: transform[4]! };
+  if (transform)
+    return {
+      location: { file: transform[1]!, line: Number(transform[2]), column: Number(transform[3]) },
+      message: transform[4]!,
+    };
 
   const notFound = NOT_FOUND.exec(text);
   if (notFound) {
     // The resolver names the importing file but not the line: find the import there.
     const [, target, from] = notFound;
     const importer = toPath(from!);
-    const wanted = target!.startsWith('/') || target!.startsWith('file:') ? toPath(target!).split('/').pop()!.replace(/\.[cm]?[jt]sx?$/, '') : target!;
+    const wanted =
+      target!.startsWith('/') || target!.startsWith('file:')
+        ? toPath(target!)
+            .split('/')
+            .pop()!
+            .replace(/\.[cm]?[jt]sx?$/, '')
+        : target!;
     const lines = readLines(importer) ?? [];
     const index = lines.findIndex((line) => /\bfrom\s|import\s*\(|^\s*import\s/.test(line) && line.includes(wanted));
-    return { location: index >= 0 ? { file: importer, line: index + 1, column: lines[index]!.indexOf(wanted) + 1 } : { file: importer, line: 1 }, message: text };
+    return {
+      location:
+        index >= 0
+          ? { file: importer, line: index + 1, column: lines[index]!.indexOf(wanted) + 1 }
+          : { file: importer, line: 1 },
+      message: text,
+    };
   }
 
   const stack = error instanceof Error ? (error.stack ?? '') : '';
   const syntax = error instanceof SyntaxError ? SYNTAX_HEADER.exec(stack) : null;
   if (syntax) {
     const caret = stack.split('\n').find((line) => /^\s*\^+\s*$/.test(line));
-    return { location: { file: toPath(syntax[1]!), line: Number(syntax[2]), column: caret ? caret.indexOf('^') + 1 : undefined }, message: text };
+    return {
+      location: {
+        file: toPath(syntax[1]!),
+        line: Number(syntax[2]),
+        column: caret ? caret.indexOf('^') + 1 : undefined,
+      },
+      message: text,
+    };
   }
   // A throw while the module ran: the first frame in user code (not toolmark's, not node's).
   for (const frame of stack.split('\n').slice(1)) {
@@ -76,7 +99,10 @@ function locate(error: unknown, importedFile: string): { location: Location | nu
     if (!match) continue;
     const file = toPath(match[1]!);
     if (file.includes('/node_modules/') || !isAbsolute(file)) continue;
-    return { location: { file, line: Number(match[2]), column: Number(match[3]) }, message: `${error instanceof Error ? error.name : 'Error'}: ${text}` };
+    return {
+      location: { file, line: Number(match[2]), column: Number(match[3]) },
+      message: `${error instanceof Error ? error.name : 'Error'}: ${text}`,
+    };
   }
   return { location: { file: importedFile, line: 1 }, message: text };
 }
@@ -87,7 +113,8 @@ function codeFrame(location: Location): string {
   if (source === undefined) return '';
   const gutter = String(location.line);
   const frame = [`  ${gutter} | ${source}`];
-  if (location.column !== undefined && location.column > 0) frame.push(`  ${' '.repeat(gutter.length)} | ${' '.repeat(location.column - 1)}^`);
+  if (location.column !== undefined && location.column > 0)
+    frame.push(`  ${' '.repeat(gutter.length)} | ${' '.repeat(location.column - 1)}^`);
   return `\n${frame.join('\n')}`;
 }
 
@@ -100,11 +127,21 @@ export function userModuleIssue(error: unknown, file: string, root: string, what
   const { location, message } = locate(error, file);
   const where = location ?? { file, line: 1 };
   // esbuild counts columns from 0, stack frames and V8's caret from 1.
-  const column = where.column === undefined ? undefined : where.column + (TRANSFORM_ERROR.test(error instanceof Error ? error.message : '') ? 1 : 0);
+  const column =
+    where.column === undefined
+      ? undefined
+      : where.column + (TRANSFORM_ERROR.test(error instanceof Error ? error.message : '') ? 1 : 0);
   const shown = { ...where, column };
   // A .ts file under a package.json without "type": "module" is loaded as CommonJS, and its imports then fail confusingly.
-  const hint = (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_REQUIRE_CYCLE_MODULE' || /require\(\) ES Module/.test(message)
-    ? '\n  hint: domain files are ES modules; add {"type": "module"} to the package.json next to them (toolmark init writes suites/package.json)'
-    : '';
-  return { file: relative(root, where.file) || where.file, line: where.line, column, message: `${what}: ${message}${codeFrame(shown)}${hint}` };
+  const hint =
+    (error as NodeJS.ErrnoException | undefined)?.code === 'ERR_REQUIRE_CYCLE_MODULE' ||
+    /require\(\) ES Module/.test(message)
+      ? '\n  hint: domain files are ES modules; add {"type": "module"} to the package.json next to them (toolmark init writes suites/package.json)'
+      : '';
+  return {
+    file: relative(root, where.file) || where.file,
+    line: where.line,
+    column,
+    message: `${what}: ${message}${codeFrame(shown)}${hint}`,
+  };
 }

@@ -10,7 +10,15 @@ function unwrap(schema: AnySchema): AnySchema {
   let current = schema;
   for (let guard = 0; guard < 20; guard++) {
     const def = current._zod.def as any;
-    if (def.type === 'optional' || def.type === 'nullable' || def.type === 'default' || def.type === 'prefault' || def.type === 'readonly' || def.type === 'catch') current = def.innerType;
+    if (
+      def.type === 'optional' ||
+      def.type === 'nullable' ||
+      def.type === 'default' ||
+      def.type === 'prefault' ||
+      def.type === 'readonly' ||
+      def.type === 'catch'
+    )
+      current = def.innerType;
     else if (def.type === 'lazy') current = def.getter();
     else if (def.type === 'pipe') current = def.in;
     else return current;
@@ -28,7 +36,9 @@ export function schemaAt(schema: AnySchema, path: FieldPath): AnySchema | undefi
     else if (def.type === 'array' && typeof part === 'number') current = def.element;
     else if (def.type === 'record') current = def.valueType;
     else if (def.type === 'union') {
-      const objects = (def.options as AnySchema[]).map(unwrap).filter((option) => (option._zod.def as any).type === 'object');
+      const objects = (def.options as AnySchema[])
+        .map(unwrap)
+        .filter((option) => (option._zod.def as any).type === 'object');
       current = objects.map((option) => schemaAt(option, [part])).find((found) => found !== undefined);
     } else return undefined;
     current = current ? unwrap(current) : undefined;
@@ -43,7 +53,11 @@ export function knownKeys(schema: AnySchema, path: FieldPath): string[] {
   const def = target._zod.def as any;
   if (def.type === 'object') return Object.keys(def.shape);
   if (def.type === 'union') {
-    return (def.options as AnySchema[]).map(unwrap).flatMap((option) => ((option._zod.def as any).type === 'object' ? Object.keys((option._zod.def as any).shape) : []));
+    return (def.options as AnySchema[])
+      .map(unwrap)
+      .flatMap((option) =>
+        (option._zod.def as any).type === 'object' ? Object.keys((option._zod.def as any).shape) : [],
+      );
   }
   return [];
 }
@@ -70,7 +84,9 @@ function bestUnionBranch(issue: z.core.$ZodIssueInvalidUnion): z.core.$ZodIssue[
   let best: z.core.$ZodIssue[] | undefined;
   let bestDepth = -1;
   for (const branch of issue.errors) {
-    const depth = Math.max(...branch.map((inner) => (inner.code === 'invalid_type' ? inner.path.length : inner.path.length + 0.5)));
+    const depth = Math.max(
+      ...branch.map((inner) => (inner.code === 'invalid_type' ? inner.path.length : inner.path.length + 0.5)),
+    );
     if (depth > bestDepth) {
       best = branch;
       bestDepth = depth;
@@ -84,7 +100,13 @@ function bestUnionBranch(issue: z.core.$ZodIssueInvalidUnion): z.core.$ZodIssue[
  * unknown fields get a "did you mean", enums list their options and the
  * nearest one, wrong types say what was found.
  */
-export function zodIssuesToConfigIssues(source: SourceFile, schema: AnySchema, error: z.ZodError, value: unknown, base: FieldPath = []): ConfigIssue[] {
+export function zodIssuesToConfigIssues(
+  source: SourceFile,
+  schema: AnySchema,
+  error: z.ZodError,
+  value: unknown,
+  base: FieldPath = [],
+): ConfigIssue[] {
   const out: ConfigIssue[] = [];
   const visit = (issue: z.core.$ZodIssue, prefix: FieldPath) => {
     const path = [...prefix, ...issue.path];
@@ -93,7 +115,14 @@ export function zodIssuesToConfigIssues(source: SourceFile, schema: AnySchema, e
       case 'unrecognized_keys': {
         const known = knownKeys(schema, schemaPath);
         for (const key of issue.keys) {
-          out.push(source.issue(path, { key, message: `unknown field "${key}"`, expected: known.length > 0 ? `one of ${known.join(', ')}` : undefined, suggestion: closest(key, known) }));
+          out.push(
+            source.issue(path, {
+              key,
+              message: `unknown field "${key}"`,
+              expected: known.length > 0 ? `one of ${known.join(', ')}` : undefined,
+              suggestion: closest(key, known),
+            }),
+          );
         }
         return;
       }
@@ -101,20 +130,41 @@ export function zodIssuesToConfigIssues(source: SourceFile, schema: AnySchema, e
         const found = valueAt(value, schemaPath);
         const options = issue.values.map((option) => String(option));
         const suggestion = typeof found === 'string' ? closest(found, options) : undefined;
-        const message = issue.values.length === 1 ? `must be ${JSON.stringify(issue.values[0])}, got ${typeName(found)}` : `unknown value ${JSON.stringify(found)}`;
-        out.push(source.issue(path, { message, expected: issue.values.length > 1 ? `one of ${options.join(', ')}` : undefined, suggestion }));
+        const message =
+          issue.values.length === 1
+            ? `must be ${JSON.stringify(issue.values[0])}, got ${typeName(found)}`
+            : `unknown value ${JSON.stringify(found)}`;
+        out.push(
+          source.issue(path, {
+            message,
+            expected: issue.values.length > 1 ? `one of ${options.join(', ')}` : undefined,
+            suggestion,
+          }),
+        );
         return;
       }
       case 'invalid_type': {
         const found = valueAt(value, schemaPath);
         const message = found === undefined ? 'required field is missing' : `wrong type: got ${typeName(found)}`;
-        out.push(source.issue(path, { message, expected: issue.expected === 'record' ? 'a mapping' : issue.expected === 'array' ? 'a list' : issue.expected }));
+        out.push(
+          source.issue(path, {
+            message,
+            expected:
+              issue.expected === 'record' ? 'a mapping' : issue.expected === 'array' ? 'a list' : issue.expected,
+          }),
+        );
         return;
       }
       case 'invalid_union': {
         const branch = bestUnionBranch(issue);
         if (branch) for (const inner of branch) visit(inner, path);
-        else out.push(source.issue(path, { message: `invalid value ${typeName(valueAt(value, schemaPath))}`, expected: issue.message }));
+        else
+          out.push(
+            source.issue(path, {
+              message: `invalid value ${typeName(valueAt(value, schemaPath))}`,
+              expected: issue.message,
+            }),
+          );
         return;
       }
       default:

@@ -11,10 +11,13 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(signal.reason);
     };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener('abort', onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
@@ -28,7 +31,10 @@ export type BoundaryOutcome<T> = { kind: 'done'; value: T } | { kind: 'timeout' 
  * (its sleeps reject, its pre-write check throws) and `work` keeps running
  * only to be awaited by whoever needs its late settlement.
  */
-export async function raceBoundary<T>(work: Promise<T>, options: { timeoutMs: number; controller: AbortController; outer?: AbortSignal; expired?: Promise<void> }): Promise<BoundaryOutcome<T>> {
+export async function raceBoundary<T>(
+  work: Promise<T>,
+  options: { timeoutMs: number; controller: AbortController; outer?: AbortSignal; expired?: Promise<void> },
+): Promise<BoundaryOutcome<T>> {
   const { timeoutMs, controller, outer, expired } = options;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onOuterAbort: (() => void) | undefined;
@@ -46,7 +52,12 @@ export async function raceBoundary<T>(work: Promise<T>, options: { timeoutMs: nu
   try {
     // `expired`: simulated time reached the timeout (tool-time.ts); the real timer stays armed as a safety net.
     const simulatedTimeout = expired?.then((): BoundaryOutcome<T> => ({ kind: 'timeout' }));
-    const outcome = await Promise.race([work.then((value): BoundaryOutcome<T> => ({ kind: 'done', value })), timeout, cancelled, ...(simulatedTimeout ? [simulatedTimeout] : [])]);
+    const outcome = await Promise.race([
+      work.then((value): BoundaryOutcome<T> => ({ kind: 'done', value })),
+      timeout,
+      cancelled,
+      ...(simulatedTimeout ? [simulatedTimeout] : []),
+    ]);
     if (outcome.kind !== 'done') controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
     return outcome;
   } finally {

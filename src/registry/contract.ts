@@ -41,7 +41,8 @@ export function contractConflicts(tool: ContractSource, action: ActionSpec): Con
   const conflicts: ContractConflict[] = [];
   for (const field of POLICY_FIELDS) {
     const stated = tool.runtime?.[field];
-    if (stated !== undefined && stated !== action[field]) conflicts.push({ field, tool: stated, action: action[field] });
+    if (stated !== undefined && stated !== action[field])
+      conflicts.push({ field, tool: stated, action: action[field] });
   }
   return conflicts;
 }
@@ -56,7 +57,9 @@ export function resolveContract(tool: ContractSource, action: ActionSpec | undef
   if (!action) return RuntimeContract.parse(tool.runtime ?? {});
   const conflict = contractConflicts(tool, action)[0];
   if (conflict) {
-    throw new Error(`registry tool "${tool.name}" states runtime.${conflict.field} ${JSON.stringify(conflict.tool)}, but its action "${action.id}" declares ${JSON.stringify(conflict.action)}`);
+    throw new Error(
+      `registry tool "${tool.name}" states runtime.${conflict.field} ${JSON.stringify(conflict.tool)}, but its action "${action.id}" declares ${JSON.stringify(conflict.action)}`,
+    );
   }
   return RuntimeContract.parse({
     ...tool.runtime,

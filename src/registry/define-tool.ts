@@ -3,7 +3,10 @@ import type { InferSchema, SchemaSource } from './schema/index.ts';
 import type { ToolSpec } from './tool-spec.ts';
 
 /** A tool as `defineTool` takes it: its schemas kept as written, so their types reach the handler. */
-export type ToolDefinition<State, Input extends SchemaSource, Output extends SchemaSource> = Omit<ToolSpec<State, InferSchema<Input>, InferSchema<Output>>, 'input' | 'output'> & {
+export type ToolDefinition<State, Input extends SchemaSource, Output extends SchemaSource> = Omit<
+  ToolSpec<State, InferSchema<Input>, InferSchema<Output>>,
+  'input' | 'output'
+> & {
   input: Input;
   output: Output;
 };
@@ -21,12 +24,17 @@ export type ToolDefinition<State, Input extends SchemaSource, Output extends Sch
  * The domain state is whatever the handler's context is annotated with;
  * `defineToolFor<State>()` fixes it for a whole domain.
  */
-export function defineTool<const Input extends SchemaSource, const Output extends SchemaSource, State = any>(tool: ToolDefinition<State, Input, Output>): ToolSpec<State, InferSchema<Input>, InferSchema<Output>> {
+export function defineTool<const Input extends SchemaSource, const Output extends SchemaSource, State = any>(
+  tool: ToolDefinition<State, Input, Output>,
+): ToolSpec<State, InferSchema<Input>, InferSchema<Output>> {
   // Remembered so a load error about this tool can name its file and line.
   return markDefinedAt(tool) as ToolSpec<State, InferSchema<Input>, InferSchema<Output>>;
 }
 
 /** `defineTool` with the domain's state type fixed: `const tool = defineToolFor<BillingState>()`. */
-export function defineToolFor<State>(): <const Input extends SchemaSource, const Output extends SchemaSource>(tool: ToolDefinition<State, Input, Output>) => ToolSpec<State, InferSchema<Input>, InferSchema<Output>> {
-  return (tool) => markDefinedAt(tool) as ToolSpec<State, InferSchema<typeof tool.input>, InferSchema<typeof tool.output>>;
+export function defineToolFor<State>(): <const Input extends SchemaSource, const Output extends SchemaSource>(
+  tool: ToolDefinition<State, Input, Output>,
+) => ToolSpec<State, InferSchema<Input>, InferSchema<Output>> {
+  return (tool) =>
+    markDefinedAt(tool) as ToolSpec<State, InferSchema<typeof tool.input>, InferSchema<typeof tool.output>>;
 }

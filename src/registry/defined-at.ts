@@ -30,11 +30,14 @@ function callSite(): DefinedAt | null {
 /** Remember where `target` is being defined (a hidden property: copies, JSON and equality ignore it). */
 export function markDefinedAt<T extends object>(target: T): T {
   const site = callSite();
-  if (site && Object.isExtensible(target) && !Object.hasOwn(target, DEFINED_AT)) Object.defineProperty(target, DEFINED_AT, { value: site, enumerable: false });
+  if (site && Object.isExtensible(target) && !Object.hasOwn(target, DEFINED_AT))
+    Object.defineProperty(target, DEFINED_AT, { value: site, enumerable: false });
   return target;
 }
 
 /** Where `target` was defined, if `defineTool`/`defineDomain` saw it. */
 export function definedAt(target: unknown): DefinedAt | undefined {
-  return typeof target === 'object' && target !== null ? ((target as Record<symbol, DefinedAt | undefined>)[DEFINED_AT] ?? undefined) : undefined;
+  return typeof target === 'object' && target !== null
+    ? ((target as Record<symbol, DefinedAt | undefined>)[DEFINED_AT] ?? undefined)
+    : undefined;
 }

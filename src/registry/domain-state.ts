@@ -48,9 +48,18 @@ export interface TeardownOptions {
  * failure never replaces the trial's own outcome: it goes to
  * `onTeardownError` (default: a process warning on stderr).
  */
-export function teardownOf<State>(domain: Pick<Domain<State>, 'name' | 'teardown'>, state: State, options: TeardownOptions = {}): (() => Promise<void>) | null {
+export function teardownOf<State>(
+  domain: Pick<Domain<State>, 'name' | 'teardown'>,
+  state: State,
+  options: TeardownOptions = {},
+): (() => Promise<void>) | null {
   if (!domain.teardown) return null;
-  const report = options.onTeardownError ?? ((error: unknown) => process.emitWarning(`teardown of domain "${domain.name}" failed: ${error instanceof Error ? error.message : String(error)}`));
+  const report =
+    options.onTeardownError ??
+    ((error: unknown) =>
+      process.emitWarning(
+        `teardown of domain "${domain.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+      ));
   const teardown = async () => {
     try {
       await domain.teardown!(state);
@@ -66,7 +75,11 @@ export function teardownOf<State>(domain: Pick<Domain<State>, 'name' | 'teardown
  * whether `use` returned or threw, and (with `live`) when the run drains on
  * its way out.
  */
-export async function withDomainState<State, T>(domain: Pick<Domain<State>, 'name' | 'createState' | 'teardown'>, use: (state: State) => T | Promise<T>, options: TeardownOptions = {}): Promise<T> {
+export async function withDomainState<State, T>(
+  domain: Pick<Domain<State>, 'name' | 'createState' | 'teardown'>,
+  use: (state: State) => T | Promise<T>,
+  options: TeardownOptions = {},
+): Promise<T> {
   const made = domain.createState();
   const state = isPromise(made) ? await made : made;
   const release = teardownOf(domain, state, options);

@@ -40,7 +40,10 @@ export interface Domain<State = any> {
 }
 
 /** A domain whose state and views are plain values: what a TypeScript domain usually is. */
-export type SyncDomain<State> = Omit<Domain<State>, 'createState' | 'views'> & { createState(): State; views: Record<string, (state: State) => Json> };
+export type SyncDomain<State> = Omit<Domain<State>, 'createState' | 'views'> & {
+  createState(): State;
+  views: Record<string, (state: State) => Json>;
+};
 
 /** Identity helper that keeps the State type flowing through a domain definition. */
 export function defineDomain<State>(domain: SyncDomain<State>): SyncDomain<State>;
@@ -49,12 +52,14 @@ export function defineDomain<State>(domain: Domain<State>): Domain<State> {
   return markDefinedAt(domain);
 }
 
-
 /**
  * The registry over a domain's tools (or only the named ones), each tool
  * enforcing its action's contract.
  */
-export function createDomainRegistry<State>(domain: Pick<Domain<State>, 'tools' | 'actions'>, only?: readonly string[]): Registry<State> {
+export function createDomainRegistry<State>(
+  domain: Pick<Domain<State>, 'tools' | 'actions'>,
+  only?: readonly string[],
+): Registry<State> {
   const tools = only ? domain.tools.filter((tool) => only.includes(tool.name)) : domain.tools;
   return createRegistry(tools, domain.actions);
 }

@@ -96,7 +96,13 @@ export class FileReceiptStore implements ReceiptStore {
   }
 
   #toReceipt(stored: Receipt): Receipt {
-    return { tool: stored.tool, key: stored.key, fingerprint: stored.fingerprint, result: ToolResult.parse(stored.result), created_at: stored.created_at };
+    return {
+      tool: stored.tool,
+      key: stored.key,
+      fingerprint: stored.fingerprint,
+      result: ToolResult.parse(stored.result),
+      created_at: stored.created_at,
+    };
   }
 
   async get(tool: string, key: string): Promise<Receipt | undefined> {
@@ -113,7 +119,13 @@ export class FileReceiptStore implements ReceiptStore {
     for (;;) {
       const receipt = await this.get(tool, key);
       if (receipt) return { kind: 'receipt', receipt };
-      const claim: PendingClaimRow = { tool, key, fingerprint, claim_id: randomUUID(), claimed_at: new Date().toISOString() };
+      const claim: PendingClaimRow = {
+        tool,
+        key,
+        fingerprint,
+        claim_id: randomUUID(),
+        claimed_at: new Date().toISOString(),
+      };
       if (await this.#create(this.#claims, name, claim)) {
         // Another holder may have completed (receipt in, claim out) between
         // our look-up and our claim: then the receipt stands and ours goes.
@@ -149,7 +161,14 @@ export class FileReceiptStore implements ReceiptStore {
     const rows: PendingClaimRow[] = [];
     for (const name of await readdir(this.#claims)) {
       const row = await this.#read<PendingClaimRow & { v?: number }>(this.#claims, name);
-      if (row) rows.push({ tool: row.tool, key: row.key, fingerprint: row.fingerprint, claim_id: row.claim_id, claimed_at: row.claimed_at });
+      if (row)
+        rows.push({
+          tool: row.tool,
+          key: row.key,
+          fingerprint: row.fingerprint,
+          claim_id: row.claim_id,
+          claimed_at: row.claimed_at,
+        });
     }
     return rows.sort((a, b) => a.claimed_at.localeCompare(b.claimed_at));
   }

@@ -11,8 +11,27 @@ export { MemoryReceiptStore } from './receipt-store.ts';
 export type { Claim, Receipt, ReceiptStore } from './receipt-store.ts';
 export { FileReceiptStore } from './file-receipt-store.ts';
 export type { PendingClaimRow } from './file-receipt-store.ts';
-export { draftOf, fromJsonSchema, fromZod3, fromZod4, isToolSchema, jsonSchema, JsonSchemaError, jsonSchemaOf, toolSchemaOf } from './schema/index.ts';
-export type { InferSchema, JsonSchemaDraft, JsonSchemaOptions, SchemaSource, ToolSchema, TypedJsonSchema, Validation, Violation } from './schema/index.ts';
+export {
+  draftOf,
+  fromJsonSchema,
+  fromZod3,
+  fromZod4,
+  isToolSchema,
+  jsonSchema,
+  JsonSchemaError,
+  jsonSchemaOf,
+  toolSchemaOf,
+} from './schema/index.ts';
+export type {
+  InferSchema,
+  JsonSchemaDraft,
+  JsonSchemaOptions,
+  SchemaSource,
+  ToolSchema,
+  TypedJsonSchema,
+  Validation,
+  Violation,
+} from './schema/index.ts';
 export { createDomainRegistry, defineDomain } from './domain.ts';
 export { isPromise, LiveStates, teardownOf, withDomainState } from './domain-state.ts';
 export type { TeardownOptions } from './domain-state.ts';

@@ -1,5 +1,14 @@
 import { canonicalJson, ToolEnvironmentError, ToolError, toolError } from '../spec/index.ts';
-import type { ActionSpec, Actor, Approval, JsonSchema, RuntimeContract, SideEffect, ToolCall, ToolResult } from '../spec/index.ts';
+import type {
+  ActionSpec,
+  Actor,
+  Approval,
+  JsonSchema,
+  RuntimeContract,
+  SideEffect,
+  ToolCall,
+  ToolResult,
+} from '../spec/index.ts';
 import { actionOf, resolveContract } from './contract.ts';
 import { abortableSleep, raceBoundary, withKeyLock } from './boundary.ts';
 import { SimulatedCallTime } from './tool-time.ts';
@@ -61,12 +70,21 @@ interface RegistryTool<State> {
  * name, an unusable schema or a tool contradicting its action: the loader
  * reports those with file and field before any registry is built.
  */
-export function createRegistry<State>(tools: readonly ToolSpec<State>[], actions: readonly ActionSpec[]): Registry<State> {
+export function createRegistry<State>(
+  tools: readonly ToolSpec<State>[],
+  actions: readonly ActionSpec[],
+): Registry<State> {
   const byAction = new Map(actions.map((action) => [action.id, action]));
   const byName = new Map<string, RegistryTool<State>>();
   for (const tool of tools) {
     if (byName.has(tool.name)) throw new Error(`duplicate registry tool "${tool.name}"`);
-    byName.set(tool.name, { name: tool.name, spec: tool, input: toolSchemaOf(tool.input), output: toolSchemaOf(tool.output), runtime: resolveContract(tool, actionOf(tool, byAction)) });
+    byName.set(tool.name, {
+      name: tool.name,
+      spec: tool,
+      input: toolSchemaOf(tool.input),
+      output: toolSchemaOf(tool.output),
+      runtime: resolveContract(tool, actionOf(tool, byAction)),
+    });
   }
   return new ToolRegistry(byName);
 }
@@ -137,7 +155,12 @@ class ToolRegistry<State> implements Registry<State> {
       if (error instanceof ToolEnvironmentError) throw error;
       // Only the registry's own machinery (a receipt store, a throwing schema
       // refinement) gets here; handler throws are caught at step 7.
-      return failure(toolError('internal_error', `The registry failed while running ${call.tool}.`, { tool: call.tool, reason: messageOf(error) }));
+      return failure(
+        toolError('internal_error', `The registry failed while running ${call.tool}.`, {
+          tool: call.tool,
+          reason: messageOf(error),
+        }),
+      );
     }
   }
 
@@ -145,13 +168,23 @@ class ToolRegistry<State> implements Registry<State> {
     // 1. find the tool
     const tool = this.#tools.get(call.tool);
     if (!tool) {
-      return failure(toolError('tool_not_found', `There is no tool named "${call.tool}".`, { tool: call.tool, available_tools: this.names() }));
+      return failure(
+        toolError('tool_not_found', `There is no tool named "${call.tool}".`, {
+          tool: call.tool,
+          available_tools: this.names(),
+        }),
+      );
     }
 
     // 2. validate input
     const checked = tool.input.validate(call.arguments);
     if (!checked.ok) {
-      return failure(toolError('invalid_arguments', `The arguments for ${tool.name} do not match its input schema.`, { tool: tool.name, violations: checked.violations }));
+      return failure(
+        toolError('invalid_arguments', `The arguments for ${tool.name} do not match its input schema.`, {
+          tool: tool.name,
+          violations: checked.violations,
+        }),
+      );
     }
     const input = checked.value;
     const runtime = tool.runtime;
@@ -159,23 +192,37 @@ class ToolRegistry<State> implements Registry<State> {
     // 3. permission
     if (runtime.permission !== null && !context.actor.permissions.includes(runtime.permission)) {
       return failure(
-        toolError('permission_denied', `${tool.name} needs the permission "${runtime.permission}", which this user does not have.`, {
-          tool: tool.name,
-          required_permission: runtime.permission,
-        }),
+        toolError(
+          'permission_denied',
+          `${tool.name} needs the permission "${runtime.permission}", which this user does not have.`,
+          {
+            tool: tool.name,
+            required_permission: runtime.permission,
+          },
+        ),
       );
     }
 
     // 4. approval, bound to this tool and these exact arguments (key excluded).
     // The fingerprint serves approval and idempotency only; a plain read needs neither.
-    const fingerprint = runtime.approval === 'required' || runtime.idempotency_key !== null ? approvalFingerprint(call.arguments, runtime.idempotency_key) : '';
-    if (runtime.approval === 'required' && !context.approvals.some((approval) => approval.tool === tool.name && approval.fingerprint === fingerprint)) {
+    const fingerprint =
+      runtime.approval === 'required' || runtime.idempotency_key !== null
+        ? approvalFingerprint(call.arguments, runtime.idempotency_key)
+        : '';
+    if (
+      runtime.approval === 'required' &&
+      !context.approvals.some((approval) => approval.tool === tool.name && approval.fingerprint === fingerprint)
+    ) {
       return failure(
-        toolError('approval_required', `${tool.name} is a ${runtime.effect} and needs the user's approval for exactly these arguments first.`, {
-          tool: tool.name,
-          effect: runtime.effect,
-          fingerprint,
-        }),
+        toolError(
+          'approval_required',
+          `${tool.name} is a ${runtime.effect} and needs the user's approval for exactly these arguments first.`,
+          {
+            tool: tool.name,
+            effect: runtime.effect,
+            fingerprint,
+          },
+        ),
       );
     }
 
@@ -189,7 +236,13 @@ class ToolRegistry<State> implements Registry<State> {
     return key === null ? execute() : withKeyLock(context.receipts, `${tool.name}\n${key}`, execute);
   }
 
-  async #withinBoundary(tool: RegistryTool<State>, input: unknown, key: string | null, fingerprint: string, context: InvokeContext<State>): Promise<ToolResult> {
+  async #withinBoundary(
+    tool: RegistryTool<State>,
+    input: unknown,
+    key: string | null,
+    fingerprint: string,
+    context: InvokeContext<State>,
+  ): Promise<ToolResult> {
     const runtime = tool.runtime;
     const controller = new AbortController();
     const simulated = context.simulatedTime ? new SimulatedCallTime(runtime.timeout_ms) : null;
@@ -203,7 +256,14 @@ class ToolRegistry<State> implements Registry<State> {
       if (key === null || claimId === null) return;
       const claim = claimId;
       claimId = null;
-      if (result.ok || wrote) await context.receipts.complete(claim, { tool: tool.name, key, fingerprint, result, created_at: new Date().toISOString() });
+      if (result.ok || wrote)
+        await context.receipts.complete(claim, {
+          tool: tool.name,
+          key,
+          fingerprint,
+          result,
+          created_at: new Date().toISOString(),
+        });
       else await context.receipts.release(tool.name, key, claim);
     };
 
@@ -213,7 +273,12 @@ class ToolRegistry<State> implements Registry<State> {
       signal: controller.signal,
       recordEffect: (effect) => {
         wrote = true;
-        context.effects.push({ action: effect.action, effect: effect.effect, target: effect.target, change_id: effect.change_id ?? null });
+        context.effects.push({
+          action: effect.action,
+          effect: effect.effect,
+          target: effect.target,
+          change_id: effect.change_id ?? null,
+        });
       },
       sleep: simulated ? (ms) => simulated.sleep(ms, controller.signal) : (ms) => abortableSleep(ms, controller.signal),
     };
@@ -235,7 +300,12 @@ class ToolRegistry<State> implements Registry<State> {
               toolError(
                 'idempotency_in_progress',
                 `Another call to ${tool.name} with the ${runtime.idempotency_key} "${key}" has not finished, or stopped before recording its outcome. It was not run a second time; retry later.`,
-                { tool: tool.name, idempotency_key_field: runtime.idempotency_key, idempotency_key: key, claimed_at: claim.claimed_at },
+                {
+                  tool: tool.name,
+                  idempotency_key_field: runtime.idempotency_key,
+                  idempotency_key: key,
+                  claimed_at: claim.claimed_at,
+                },
               ),
             ),
           };
@@ -243,21 +313,36 @@ class ToolRegistry<State> implements Registry<State> {
         claimId = claim.claim_id;
         // The claim came back after the boundary gave up: do not start the
         // handler; the late settlement below releases the claim.
-        if (controller.signal.aborted) return { fresh: false, result: failure(toolError('tool_timeout', `${tool.name} did not start.`, { tool: tool.name })) };
+        if (controller.signal.aborted)
+          return {
+            fresh: false,
+            result: failure(toolError('tool_timeout', `${tool.name} did not start.`, { tool: tool.name })),
+          };
       }
       return { fresh: true, result: await this.#runHandler(tool, input, handlerContext) };
     })();
 
     // 5. the timeout boundary
     simulated?.armTimeout();
-    const outcome = await raceBoundary(work, { timeoutMs: runtime.timeout_ms, controller, outer: context.signal, expired: simulated?.expired });
+    const outcome = await raceBoundary(work, {
+      timeoutMs: runtime.timeout_ms,
+      controller,
+      outer: context.signal,
+      expired: simulated?.expired,
+    });
     if (simulated) context.simulatedTime!.elapsedMs = simulated.elapsedMs;
     if (outcome.kind !== 'done') {
       const timeout = failure(
         toolError(
           'tool_timeout',
-          outcome.kind === 'timeout' ? `${tool.name} did not finish within its ${runtime.timeout_ms} ms timeout.` : `${tool.name} was cancelled before it finished.`,
-          { tool: tool.name, timeout_ms: runtime.timeout_ms, ...(outcome.kind === 'cancelled' ? { cancelled: true } : {}) },
+          outcome.kind === 'timeout'
+            ? `${tool.name} did not finish within its ${runtime.timeout_ms} ms timeout.`
+            : `${tool.name} was cancelled before it finished.`,
+          {
+            tool: tool.name,
+            timeout_ms: runtime.timeout_ms,
+            ...(outcome.kind === 'cancelled' ? { cancelled: true } : {}),
+          },
           { retryable: runtime.retry.transient },
         ),
       );
@@ -266,7 +351,13 @@ class ToolRegistry<State> implements Registry<State> {
       // settled the claim stays held (a retry meanwhile is "in progress"),
       // then it becomes that receipt, or is released if nothing was written.
       if (wrote) await settle(timeout);
-      else if (key !== null) work.then(() => settle(timeout), () => settle(timeout)).catch(() => undefined);
+      else if (key !== null)
+        work
+          .then(
+            () => settle(timeout),
+            () => settle(timeout),
+          )
+          .catch(() => undefined);
       return timeout;
     }
 
@@ -278,16 +369,24 @@ class ToolRegistry<State> implements Registry<State> {
 
   #conflict(tool: RegistryTool<State>, key: string): ToolResult {
     return failure(
-      toolError('idempotency_conflict', `The ${tool.runtime.idempotency_key} "${key}" was already used for ${tool.name} with different arguments.`, {
-        tool: tool.name,
-        idempotency_key_field: tool.runtime.idempotency_key,
-        idempotency_key: key,
-      }),
+      toolError(
+        'idempotency_conflict',
+        `The ${tool.runtime.idempotency_key} "${key}" was already used for ${tool.name} with different arguments.`,
+        {
+          tool: tool.name,
+          idempotency_key_field: tool.runtime.idempotency_key,
+          idempotency_key: key,
+        },
+      ),
     );
   }
 
   /** 7–8: run the handler, contain a throw, check what it returned. */
-  async #runHandler(tool: RegistryTool<State>, input: unknown, handlerContext: HandlerContext<State>): Promise<ToolResult> {
+  async #runHandler(
+    tool: RegistryTool<State>,
+    input: unknown,
+    handlerContext: HandlerContext<State>,
+  ): Promise<ToolResult> {
     let returned: unknown;
     try {
       returned = await tool.spec.handler(input, handlerContext);
@@ -304,11 +403,21 @@ class ToolRegistry<State> implements Registry<State> {
     if (isHandlerFailure(returned)) {
       const error = toolSchemaOf(ToolError).validate(returned.error);
       if (error.ok) return failure(error.value);
-      return failure(toolError('invalid_tool_output', `${tool.name} returned a malformed error.`, { tool: tool.name, violations: error.violations }));
+      return failure(
+        toolError('invalid_tool_output', `${tool.name} returned a malformed error.`, {
+          tool: tool.name,
+          violations: error.violations,
+        }),
+      );
     }
     const output = tool.output.validate(returned);
     if (!output.ok) {
-      return failure(toolError('invalid_tool_output', `${tool.name} returned output that does not match its declared schema.`, { tool: tool.name, violations: output.violations }));
+      return failure(
+        toolError('invalid_tool_output', `${tool.name} returned output that does not match its declared schema.`, {
+          tool: tool.name,
+          violations: output.violations,
+        }),
+      );
     }
     return { ok: true, output: output.value, replayed: false };
   }

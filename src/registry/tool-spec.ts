@@ -16,7 +16,9 @@ export interface HandlerContext<State> {
    */
   signal: AbortSignal;
   /** Log an executed write, so side effects are counted per trial. */
-  recordEffect(effect: Omit<SideEffect, 'authorized' | 'duplicate' | 'change_id'> & { change_id?: string | null }): void;
+  recordEffect(
+    effect: Omit<SideEffect, 'authorized' | 'duplicate' | 'change_id'> & { change_id?: string | null },
+  ): void;
   /** Sleep that honours the signal: rejects with the abort reason when it fires. */
   sleep(ms: number): Promise<void>;
 }

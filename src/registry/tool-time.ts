@@ -60,6 +60,8 @@ export class SimulatedCallTime {
     }
     this.elapsedMs = this.#timeoutMs;
     this.#expire();
-    return new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    return new Promise((_resolve, reject) =>
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
+    );
   }
 }

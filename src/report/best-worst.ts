@@ -28,12 +28,24 @@ export function bestAndWorst(summary: Summary, manifest: Manifest): BestWorst[] 
     const key = `${group.provider}:${group.model}\u0000${domainOf.get(group.surface) ?? '(unknown domain)'}`;
     cells.set(key, [...(cells.get(key) ?? []), group]);
   }
-  return [...cells.entries()].sort(([left], [right]) => left.localeCompare(right)).map(([key, groups]) => {
-    const [provider, domain] = key.split('\u0000') as [string, string];
-    // Ties: the surface id decides, so the headline is stable.
-    const ranked = [...groups].sort((left, right) => right.task_success.value! - left.task_success.value! || left.surface.localeCompare(right.surface));
-    const best = ranked[0]!;
-    const worst = ranked[ranked.length - 1]!;
-    return { provider, domain, split, surfaces: groups.length, best: { surface: best.surface, rate: best.task_success }, worst: { surface: worst.surface, rate: worst.task_success } };
-  });
+  return [...cells.entries()]
+    .sort(([left], [right]) => left.localeCompare(right))
+    .map(([key, groups]) => {
+      const [provider, domain] = key.split('\u0000') as [string, string];
+      // Ties: the surface id decides, so the headline is stable.
+      const ranked = [...groups].sort(
+        (left, right) =>
+          right.task_success.value! - left.task_success.value! || left.surface.localeCompare(right.surface),
+      );
+      const best = ranked[0]!;
+      const worst = ranked[ranked.length - 1]!;
+      return {
+        provider,
+        domain,
+        split,
+        surfaces: groups.length,
+        best: { surface: best.surface, rate: best.task_success },
+        worst: { surface: worst.surface, rate: worst.task_success },
+      };
+    });
 }

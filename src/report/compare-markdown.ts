@@ -42,7 +42,8 @@ function verdict(metric: ComparedMetric): string {
 }
 
 function sideLine(name: string, side: CompareSide): string {
-  const surface = side.surface ?? (side.surfaces.length === 1 ? side.surfaces[0] : `all surfaces (${side.surfaces.join(', ')})`);
+  const surface =
+    side.surface ?? (side.surfaces.length === 1 ? side.surfaces[0] : `all surfaces (${side.surfaces.join(', ')})`);
   return `- **${name}** \`${side.label}\`: run \`${side.run_id}\`, surface \`${surface}\`, ${side.providers.join(', ') || 'no trials'}${side.synthetic ? ' (synthetic fixtures, not a real model)' : ''}`;
 }
 
@@ -53,7 +54,9 @@ function tokens(section: CompareSection): string {
 }
 
 function flippedList(tasks: readonly FlippedTask[]): string {
-  const shown = tasks.slice(0, MAX_FLIPPED).map((task) => `\`${task.task}\` ${task.a.c}/${task.a.n} → ${task.b.c}/${task.b.n}`);
+  const shown = tasks
+    .slice(0, MAX_FLIPPED)
+    .map((task) => `\`${task.task}\` ${task.a.c}/${task.a.n} → ${task.b.c}/${task.b.n}`);
   const more = tasks.length > MAX_FLIPPED ? `, and ${tasks.length - MAX_FLIPPED} more` : '';
   return shown.length ? shown.join(', ') + more : 'none';
 }
@@ -67,9 +70,17 @@ function splitTable(section: CompareSection): string[] {
   ];
   for (const metric of section.metrics) {
     const mde = metric.binary ? (metric.mde === null ? '∞' : `${(metric.mde * 100).toFixed(1)} pp`) : '—';
-    lines.push(`| ${metric.metric} (n=${metric.n}) | ${value(metric, metric.a)} | ${value(metric, metric.b)} | ${interval(metric)} | ${pValue(metric)} | ${mde} | ${verdict(metric)} |`);
+    lines.push(
+      `| ${metric.metric} (n=${metric.n}) | ${value(metric, metric.a)} | ${value(metric, metric.b)} | ${interval(metric)} | ${pValue(metric)} | ${mde} | ${verdict(metric)} |`,
+    );
   }
-  lines.push('', `Tasks that got better (task success): ${flippedList(section.flipped.better)}.`, '', `Tasks that got worse: ${flippedList(section.flipped.worse)}.`, '');
+  lines.push(
+    '',
+    `Tasks that got better (task success): ${flippedList(section.flipped.better)}.`,
+    '',
+    `Tasks that got worse: ${flippedList(section.flipped.worse)}.`,
+    '',
+  );
   return lines;
 }
 
@@ -83,7 +94,12 @@ function kindTable(sections: readonly CompareSection[]): string[] {
   for (const section of sections) {
     const cells = ['task_success', 'selection_accuracy'].flatMap((name) => {
       const metric = section.metrics.find((entry) => entry.metric === name)!;
-      return [`${value(metric, metric.a)} → ${value(metric, metric.b)}`, interval(metric), pValue(metric), verdict(metric)];
+      return [
+        `${value(metric, metric.a)} → ${value(metric, metric.b)}`,
+        interval(metric),
+        pValue(metric),
+        verdict(metric),
+      ];
     });
     lines.push(`| ${section.kind} | ${section.pairs} | ${cells.join(' | ')} |`);
   }
@@ -104,8 +120,11 @@ function noiseFloorTable(comparison: Comparison): string[] {
     '|---|---|---:|---|---:|',
   ];
   for (const floor of comparison.noise_floor) {
-    const show = (number: number | null) => (number === null ? '—' : `${number >= 0 ? '+' : '−'}${(Math.abs(number) * 100).toFixed(1)} pp`);
-    lines.push(`| ${floor.split} | ${floor.metric} | ${floor.n} | ${show(floor.difference)} [${show(floor.low)}, ${show(floor.high)}] | ${floor.mde === null ? '∞' : `${(floor.mde * 100).toFixed(1)} pp`} |`);
+    const show = (number: number | null) =>
+      number === null ? '—' : `${number >= 0 ? '+' : '−'}${(Math.abs(number) * 100).toFixed(1)} pp`;
+    lines.push(
+      `| ${floor.split} | ${floor.metric} | ${floor.n} | ${show(floor.difference)} [${show(floor.low)}, ${show(floor.high)}] | ${floor.mde === null ? '∞' : `${(floor.mde * 100).toFixed(1)} pp`} |`,
+    );
   }
   return [...lines, ''];
 }
@@ -144,13 +163,21 @@ export function renderCompareMarkdown(comparison: Comparison, options: CompareMa
     const overall = comparison.sections.find((section) => section.split === split && section.kind === 'all');
     if (overall === undefined) continue;
     lines.push(...splitTable(overall));
-    lines.push(...kindTable(comparison.sections.filter((section) => section.split === split && section.kind !== 'all')));
+    lines.push(
+      ...kindTable(comparison.sections.filter((section) => section.split === split && section.kind !== 'all')),
+    );
   }
   if (comparison.sections.length === 0) {
-    lines.push(pairing.split_trials
-      ? 'No paired trials: one surface of one run is split into even and odd trials, which needs at least 2 trials per task.'
-      : 'No paired trials: the two sides share no (task, trial).', '');
+    lines.push(
+      pairing.split_trials
+        ? 'No paired trials: one surface of one run is split into even and odd trials, which needs at least 2 trials per task.'
+        : 'No paired trials: the two sides share no (task, trial).',
+      '',
+    );
   }
   lines.push(...noiseFloorTable(comparison));
-  return `${lines.filter((line, index, all) => !(line === '' && all[index - 1] === '')).join('\n').trimEnd()}\n`;
+  return `${lines
+    .filter((line, index, all) => !(line === '' && all[index - 1] === ''))
+    .join('\n')
+    .trimEnd()}\n`;
 }

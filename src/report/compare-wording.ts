@@ -1,4 +1,12 @@
-import type { CompareDecision, ComparedMetric, CompareReview, Comparison, PayloadCost, SurfaceDiff, ToolDiff } from '../spec/index.ts';
+import type {
+  CompareDecision,
+  ComparedMetric,
+  CompareReview,
+  Comparison,
+  PayloadCost,
+  SurfaceDiff,
+  ToolDiff,
+} from '../spec/index.ts';
 import { interval, pValue } from './compare-markdown.ts';
 
 /**
@@ -19,7 +27,9 @@ export function signedInteger(value: number): string {
 }
 
 function metricIn(comparison: Comparison, split: string, name: string): ComparedMetric | undefined {
-  return comparison.sections.find((section) => section.split === split && section.kind === 'all')?.metrics.find((metric) => metric.metric === name);
+  return comparison.sections
+    .find((section) => section.split === split && section.kind === 'all')
+    ?.metrics.find((metric) => metric.metric === name);
 }
 
 /** `+1.3 pp [+0.2 pp, +2.7 pp], McNemar p = 0.039`. */
@@ -49,7 +59,10 @@ export function decisionTone(outcome: CompareDecision['outcome']): 'good' | 'bad
 }
 
 const METRIC_WORDS: Record<string, string> = {
-  task_success: 'task success', selection_accuracy: 'selection', argument_correctness: 'argument correctness', unsafe_proposals: 'unsafe proposals',
+  task_success: 'task success',
+  selection_accuracy: 'selection',
+  argument_correctness: 'argument correctness',
+  unsafe_proposals: 'unsafe proposals',
 };
 
 /** The decision as a sentence a reviewer can act on. */
@@ -63,10 +76,12 @@ export function decisionSentence(decision: CompareDecision, comparison: Comparis
     case 'overfit':
       return `Likely overfit: train task success improved (${evidence(train)}) but held-out did not (${evidence(heldout)}). Do not ship on this evidence; check the flipped held-out tasks.`;
     case 'regression':
-      return `Do not ship: ${decision.worse.map((entry) => {
-        const [split, name] = entry.split('/') as [string, string];
-        return `${METRIC_WORDS[name] ?? name} is worse on ${split === 'heldout' ? 'held-out' : split} (${evidence(metricIn(comparison, split, name))})`;
-      }).join('; ')}.`;
+      return `Do not ship: ${decision.worse
+        .map((entry) => {
+          const [split, name] = entry.split('/') as [string, string];
+          return `${METRIC_WORDS[name] ?? name} is worse on ${split === 'heldout' ? 'held-out' : split} (${evidence(metricIn(comparison, split, name))})`;
+        })
+        .join('; ')}.`;
     case 'train-only':
       return `Train task success improved (${evidence(train)}), but there are no paired held-out trials to confirm it: add held-out tasks before shipping.`;
     case 'heldout-only':
@@ -86,11 +101,15 @@ export function decisionSentence(decision: CompareDecision, comparison: Comparis
 }
 
 /** A metric's verdict in decision words: better, worse, or what it would take to see the change. */
-export function metricVerdict(metric: ComparedMetric, moreTasks: { moreTasks: number; trialsPerTask: number } | null): string {
+export function metricVerdict(
+  metric: ComparedMetric,
+  moreTasks: { moreTasks: number; trialsPerTask: number } | null,
+): string {
   if (metric.verdict === 'better' || metric.verdict === 'worse') return metric.verdict;
   if (metric.verdict === 'no data') return 'no data';
   if (!metric.binary) return 'no detectable change';
-  if (metric.difference === 0 || moreTasks === null) return `no change seen${metric.mde === null ? '' : ` (detectable: ≥ ${(metric.mde * 100).toFixed(1)} pp)`}`;
+  if (metric.difference === 0 || moreTasks === null)
+    return `no change seen${metric.mde === null ? '' : ` (detectable: ≥ ${(metric.mde * 100).toFixed(1)} pp)`}`;
   return `no detectable change — would need ~${moreTasks.moreTasks.toLocaleString('en-US')} more tasks to see ${pp(metric.difference!)}`;
 }
 
@@ -116,7 +135,8 @@ export function toolChangeWords(tool: ToolDiff, reordered: boolean): string {
   if (descriptions) words.push('description');
   if (parameters) words.push(`${parameters} parameter text${parameters === 1 ? '' : 's'}`);
   if (tool.schema.length) words.push(`${tool.schema.length} schema change${tool.schema.length === 1 ? '' : 's'}`);
-  if (reordered && tool.position.a !== tool.position.b) words.push(`moved ${(tool.position.a ?? 0) + 1} → ${(tool.position.b ?? 0) + 1}`);
+  if (reordered && tool.position.a !== tool.position.b)
+    words.push(`moved ${(tool.position.a ?? 0) + 1} → ${(tool.position.b ?? 0) + 1}`);
   return words.length ? words.join(', ') : 'unchanged';
 }
 
@@ -131,7 +151,9 @@ export function surfaceSummary(diff: SurfaceDiff): string {
     [count((tool) => tool.texts.some((text) => text.field === 'description')), 'with a new description'],
     [count((tool) => tool.texts.some((text) => text.field !== 'description')), 'with new parameter texts'],
     [count((tool) => tool.schema.length > 0), 'with schema changes'],
-  ].filter(([number]) => (number as number) > 0).map(([number, words]) => `${number} ${words}`);
+  ]
+    .filter(([number]) => (number as number) > 0)
+    .map(([number, words]) => `${number} ${words}`);
   if (diff.reordered) parts.push('order changed');
   for (const text of diff.surfaceTexts) parts.push(`${text.field} changed`);
   const what = parts.length ? parts.join(', ') : 'no change the model can see';
@@ -139,7 +161,14 @@ export function surfaceSummary(diff: SurfaceDiff): string {
 }
 
 /** How much a decision holds a revision back, for comparing a provider's decision with the pooled one. */
-const SEVERITY: Partial<Record<CompareDecision['outcome'], number>> = { ship: 0, 'no-change': 1, 'train-only': 2, 'heldout-only': 2, overfit: 3, regression: 4 };
+const SEVERITY: Partial<Record<CompareDecision['outcome'], number>> = {
+  ship: 0,
+  'no-change': 1,
+  'train-only': 2,
+  'heldout-only': 2,
+  overfit: 3,
+  regression: 4,
+};
 
 /**
  * When some provider's decision is worse than the pooled one, a sentence

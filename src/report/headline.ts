@@ -34,16 +34,21 @@ export function headlineGroups(summary: Summary): SummaryGroup[] {
   const splitOrder = { train: 0, heldout: 1, all: 2 } as const;
   return summary.groups
     .filter((group) => group.kind === 'all' && group.split !== 'all')
-    .sort((a, b) =>
-      a.provider.localeCompare(b.provider) || a.model.localeCompare(b.model)
-      || a.surface.localeCompare(b.surface) || splitOrder[a.split] - splitOrder[b.split]);
+    .sort(
+      (a, b) =>
+        a.provider.localeCompare(b.provider) ||
+        a.model.localeCompare(b.model) ||
+        a.surface.localeCompare(b.surface) ||
+        splitOrder[a.split] - splitOrder[b.split],
+    );
 }
 
 /** Distinct provider/model pairs of a run, as `provider/model`. */
 export function modelLabels(summary: Summary, manifest: Manifest): string[] {
   const labels = new Set<string>();
   for (const group of summary.groups) labels.add(`${group.provider}/${group.model}`);
-  if (labels.size === 0) for (const provider of manifest.providers) labels.add(`${provider.provider}/${provider.model}`);
+  if (labels.size === 0)
+    for (const provider of manifest.providers) labels.add(`${provider.provider}/${provider.model}`);
   return [...labels].sort();
 }
 
@@ -59,7 +64,11 @@ export const HEADLINE_COLUMNS: { label: string; title: string; cell(group: Summa
   { label: 'unsafe prop.', title: 'unsafe_proposals', cell: (group) => formatCount(group.unsafe_proposals) },
   { label: 'unsafe effects', title: 'unsafe_side_effects', cell: (group) => formatCount(group.unsafe_side_effects) },
   { label: 'recovery', title: 'recovery_rate', cell: (group) => formatRate(group.recovery_rate) },
-  { label: 'pass^k', title: 'pass_hat_k at k = trials', cell: (group, trials) => formatPercent(passHatAtTrials(group, trials)) },
+  {
+    label: 'pass^k',
+    title: 'pass_hat_k at k = trials',
+    cell: (group, trials) => formatPercent(passHatAtTrials(group, trials)),
+  },
   { label: 'schema tok', title: 'schema_tokens', cell: (group) => formatNumber(group.schema_tokens) },
 ];
 

@@ -38,7 +38,10 @@ export async function renderRunReports(
  * Renders the three reports of collected run data into its run folder (for
  * callers that collected the trials themselves, see `createRunCollector`).
  */
-export async function writeReports(data: RunData, gate: GateConfig): Promise<{ markdown: string; html: string; junit: string }> {
+export async function writeReports(
+  data: RunData,
+  gate: GateConfig,
+): Promise<{ markdown: string; html: string; junit: string }> {
   const { runDir } = data;
   const paths = {
     markdown: join(runDir, REPORT_FILES.markdown),
@@ -79,7 +82,8 @@ async function writeChunks(file: string, chunks: Iterable<string>): Promise<void
 
 async function writeAll(handle: FileHandle, text: string): Promise<void> {
   const bytes = Buffer.from(text, 'utf8');
-  for (let offset = 0; offset < bytes.length;) offset += (await handle.write(bytes, offset, bytes.length - offset)).bytesWritten;
+  for (let offset = 0; offset < bytes.length;)
+    offset += (await handle.write(bytes, offset, bytes.length - offset)).bytesWritten;
 }
 export { writeCompareReports, appendJobSummary, COMPARE_FILES } from './compare-reports.ts';
 export { renderComparePullRequest, COMMENT_LIMIT } from './compare-pr-markdown.ts';

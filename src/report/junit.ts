@@ -9,16 +9,21 @@ import { describeFailingGraders, successRate, type TaskOutcome } from './task-ou
  * dropped, since a model's output may contain anything.
  */
 export function xmlEscape(text: string): string {
-  return text
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&apos;')
-    .replace(/\r/g, '&#13;')
-    .replace(/\n/g, '&#10;');
+  return (
+    text
+      // eslint-disable-next-line no-control-regex
+      .replace(
+        /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+        '',
+      )
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;')
+      .replace(/\r/g, '&#13;')
+      .replace(/\n/g, '&#10;')
+  );
 }
 
 /** Text content keeps its newlines readable (only attributes need them encoded). */
@@ -56,17 +61,23 @@ function renderCase(outcome: TaskOutcome, gate: GateConfig): string {
   const body: string[] = [];
   if (state === 'errored') {
     const message = `all ${outcome.trials} trials errored (provider failure, not a model miss): ${outcome.errorMessages.join(' | ')}`;
-    body.push(`      <error message="${xmlEscape(message)}" type="provider_error">${xmlText(outcome.errorMessages.join('\n'))}</error>`);
+    body.push(
+      `      <error message="${xmlEscape(message)}" type="provider_error">${xmlText(outcome.errorMessages.join('\n'))}</error>`,
+    );
   } else if (state === 'failed') {
     const message = `task success ${outcome.successes}/${outcome.completed} (${formatPercent(successRate(outcome))}) < ${formatPercent(gate.junit_min_success)}; failing verdicts: ${describeFailingGraders(outcome, 5) || 'none recorded'}`;
     const details = outcome.failedTrials
-      .map((failed) => `trial ${failed.trial}:\n${failed.verdicts.map((verdict) => `  - ${describeVerdict(verdict)}`).join('\n') || '  (no failing verdict recorded)'}`)
+      .map(
+        (failed) =>
+          `trial ${failed.trial}:\n${failed.verdicts.map((verdict) => `  - ${describeVerdict(verdict)}`).join('\n') || '  (no failing verdict recorded)'}`,
+      )
       .join('\n');
     body.push(`      <failure message="${xmlEscape(message)}" type="task_failure">${xmlText(details)}</failure>`);
   }
   const outcomes = outcome.outcomes.join(' ');
   const notes = [`trials: ${outcomes}`];
-  if (outcome.errored > 0 && state !== 'errored') notes.push(`${outcome.errored} errored trial(s) not counted: ${outcome.errorMessages.join(' | ')}`);
+  if (outcome.errored > 0 && state !== 'errored')
+    notes.push(`${outcome.errored} errored trial(s) not counted: ${outcome.errorMessages.join(' | ')}`);
   body.push(`      <system-out>${xmlText(notes.join('\n'))}</system-out>`);
   return [open, ...body, '    </testcase>'].join('\n');
 }
@@ -89,7 +100,9 @@ export function renderJunit(data: RunData, gate: GateConfig): string {
   let totalTime = 0;
   const blocks: string[] = [];
   for (const [name, outcomes] of [...suites.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
-    outcomes.sort((a, b) => a.split.localeCompare(b.split) || a.domain.localeCompare(b.domain) || a.task.localeCompare(b.task));
+    outcomes.sort(
+      (a, b) => a.split.localeCompare(b.split) || a.domain.localeCompare(b.domain) || a.task.localeCompare(b.task),
+    );
     const states = outcomes.map((outcome) => caseState(outcome, gate));
     const suiteFailures = states.filter((state) => state === 'failed').length;
     const suiteErrors = states.filter((state) => state === 'errored').length;

@@ -54,7 +54,16 @@ export function createRunCollector(options: { sampleLimit?: number } = {}): RunC
       }
     },
     finish({ runDir, manifest, summary }) {
-      return { runDir, manifest, summary, synthetic: isSynthetic(manifest, summary), outcomes: outcomes.finish(), sample: sample.finish(), totals, facts: facts.finish(manifest, summary) };
+      return {
+        runDir,
+        manifest,
+        summary,
+        synthetic: isSynthetic(manifest, summary),
+        outcomes: outcomes.finish(),
+        sample: sample.finish(),
+        totals,
+        facts: facts.finish(manifest, summary),
+      };
     },
   };
 }

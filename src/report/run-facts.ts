@@ -21,7 +21,15 @@ export interface RunFacts {
   /** Surfaces (per provider/model) whose every trial errored. */
   allErrored: string[];
   /** Per provider/model: trials, tokens, latency quantiles, cost. */
-  usage: { model: string; trials: number; inputTokens: number; outputTokens: number; latencyP50: number | null; latencyP95: number | null; costUsd: number | null }[];
+  usage: {
+    model: string;
+    trials: number;
+    inputTokens: number;
+    outputTokens: number;
+    latencyP50: number | null;
+    latencyP95: number | null;
+    costUsd: number | null;
+  }[];
   /** Trials in the folder against the manifest's plan; `incomplete` when fewer, or the run never finished. */
   progress: { trials: number; planned: number; incomplete: boolean };
 }
@@ -39,7 +47,10 @@ export function createRunFactsCollector(): RunFactsCollector {
   const finishReasons = new Map<string, number>();
   const errors = new Map<string, number>();
   const perSurface = new Map<string, { trials: number; errored: number }>();
-  const perModel = new Map<string, { trials: number; inputTokens: number; outputTokens: number; latencies: number[] }>();
+  const perModel = new Map<
+    string,
+    { trials: number; inputTokens: number; outputTokens: number; latencies: number[] }
+  >();
   let turns = 0;
   let turnsWithoutCall = 0;
   let turnsWithWarnings = 0;
@@ -79,28 +90,41 @@ export function createRunFactsCollector(): RunFactsCollector {
         const before = cost.has(key) ? cost.get(key)! : 0;
         cost.set(key, before === null || group.cost_usd === null ? null : before + group.cost_usd);
       }
-      const usage = [...perModel.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([model, entry]) => {
-        const sorted = Float64Array.from(entry.latencies).sort();
-        return {
-          model,
-          trials: entry.trials,
-          inputTokens: entry.inputTokens,
-          outputTokens: entry.outputTokens,
-          latencyP50: sorted.length ? quantile(sorted, 0.5) : null,
-          latencyP95: sorted.length ? quantile(sorted, 0.95) : null,
-          costUsd: cost.get(model) ?? null,
-        };
-      });
+      const usage = [...perModel.entries()]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([model, entry]) => {
+          const sorted = Float64Array.from(entry.latencies).sort();
+          return {
+            model,
+            trials: entry.trials,
+            inputTokens: entry.inputTokens,
+            outputTokens: entry.outputTokens,
+            latencyP50: sorted.length ? quantile(sorted, 0.5) : null,
+            latencyP95: sorted.length ? quantile(sorted, 0.95) : null,
+            costUsd: cost.get(model) ?? null,
+          };
+        });
       return {
-        finishReasons: Object.fromEntries([...finishReasons.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))),
+        finishReasons: Object.fromEntries(
+          [...finishReasons.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
+        ),
         turns,
         turnsWithoutCall,
         turnsWithWarnings,
         rejected,
-        errors: [...errors.entries()].map(([message, count]) => ({ message, count })).sort((a, b) => b.count - a.count || a.message.localeCompare(b.message)),
-        allErrored: [...perSurface.entries()].filter(([, entry]) => entry.errored === entry.trials).map(([key]) => key).sort(),
+        errors: [...errors.entries()]
+          .map(([message, count]) => ({ message, count }))
+          .sort((a, b) => b.count - a.count || a.message.localeCompare(b.message)),
+        allErrored: [...perSurface.entries()]
+          .filter(([, entry]) => entry.errored === entry.trials)
+          .map(([key]) => key)
+          .sort(),
         usage,
-        progress: { trials, planned: manifest.planned, incomplete: trials < manifest.planned || manifest.finished_at === null },
+        progress: {
+          trials,
+          planned: manifest.planned,
+          incomplete: trials < manifest.planned || manifest.finished_at === null,
+        },
       };
     },
   };
@@ -117,12 +141,18 @@ export function incompleteNote(facts: RunFacts): string | null {
 
 /** One line per model: trials, tokens, latency p50/p95, cost (or why there is none). */
 export function usageLines(facts: RunFacts): string[] {
-  return facts.usage.map((entry) => `${entry.model}: ${count(entry.trials)} trials · tokens ${count(entry.inputTokens)} in / ${count(entry.outputTokens)} out · latency p50 ${milliseconds(entry.latencyP50)}, p95 ${milliseconds(entry.latencyP95)} · cost ${entry.costUsd === null ? 'n/a (no price for this model in prices:)' : `$${entry.costUsd.toFixed(4)}`}`);
+  return facts.usage.map(
+    (entry) =>
+      `${entry.model}: ${count(entry.trials)} trials · tokens ${count(entry.inputTokens)} in / ${count(entry.outputTokens)} out · latency p50 ${milliseconds(entry.latencyP50)}, p95 ${milliseconds(entry.latencyP95)} · cost ${entry.costUsd === null ? 'n/a (no price for this model in prices:)' : `$${entry.costUsd.toFixed(4)}`}`,
+  );
 }
 
 /** How the turns ended: finish reasons, turns with no tool call, turns with warnings. */
 export function turnLine(facts: RunFacts): string {
-  const reasons = Object.entries(facts.finishReasons).map(([reason, turns]) => `${reason} ${count(turns)}`).join(', ') || 'none';
+  const reasons =
+    Object.entries(facts.finishReasons)
+      .map(([reason, turns]) => `${reason} ${count(turns)}`)
+      .join(', ') || 'none';
   const cut = facts.finishReasons['length'] ?? 0;
   const cutNote = cut > 0 ? ` — ${count(cut)} cut at the token limit` : '';
   return `${count(facts.turns)} model turns · finish reasons: ${reasons}${cutNote} · turns with no tool call: ${count(facts.turnsWithoutCall)} · turns with warnings: ${count(facts.turnsWithWarnings)}`;
@@ -132,7 +162,11 @@ export function turnLine(facts: RunFacts): string {
 export function errorLines(facts: RunFacts, limit = 5): string[] {
   const lines = facts.allErrored.map((key) => `every trial of ${key} errored — nothing on it was scored`);
   lines.push(...facts.errors.slice(0, limit).map((entry) => `${count(entry.count)} × ${entry.message}`));
-  if (facts.errors.length > limit) lines.push(`… and ${facts.errors.length - limit} other messages (trials.jsonl has each)`);
-  if (facts.rejected > 0) lines.push(`${count(facts.rejected)} trials scored on the turns received: the server refused a later turn of the model's conversation (stop_reason rejected)`);
+  if (facts.errors.length > limit)
+    lines.push(`… and ${facts.errors.length - limit} other messages (trials.jsonl has each)`);
+  if (facts.rejected > 0)
+    lines.push(
+      `${count(facts.rejected)} trials scored on the turns received: the server refused a later turn of the model's conversation (stop_reason rejected)`,
+    );
   return lines;
 }

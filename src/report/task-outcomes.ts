@@ -61,15 +61,33 @@ export function createTaskOutcomes(): { add(record: TrialRecord): void; finish()
   return {
     add(record) {
       // A case's trials mostly arrive one after another: the last case needs no key.
-      const sameAsLast = last !== undefined && last.task === record.task && last.surface === record.surface
-        && last.model === record.model && last.provider === record.provider && last.domain === record.domain;
+      const sameAsLast =
+        last !== undefined &&
+        last.task === record.task &&
+        last.surface === record.surface &&
+        last.model === record.model &&
+        last.provider === record.provider &&
+        last.domain === record.domain;
       let entry = sameAsLast ? last : byKey.get(outcomeKey(record));
       if (!entry) {
         entry = {
-          provider: record.provider, model: record.model, domain: record.domain, surface: record.surface,
-          split: record.split, task: record.task, kind: record.kind,
-          trials: 0, completed: 0, successes: 0, errored: 0, outcomes: [], failingGraders: {},
-          failedTrials: [], errorMessages: [], latencyMs: 0, byTrial: new Map(),
+          provider: record.provider,
+          model: record.model,
+          domain: record.domain,
+          surface: record.surface,
+          split: record.split,
+          task: record.task,
+          kind: record.kind,
+          trials: 0,
+          completed: 0,
+          successes: 0,
+          errored: 0,
+          outcomes: [],
+          failingGraders: {},
+          failedTrials: [],
+          errorMessages: [],
+          latencyMs: 0,
+          byTrial: new Map(),
         };
         byKey.set(outcomeKey(record), entry);
       }
@@ -81,7 +99,8 @@ export function createTaskOutcomes(): { add(record: TrialRecord): void; finish()
       if (outcome === 'errored') {
         entry.errored += 1;
         const message = record.error?.message ?? 'provider error';
-        if (entry.errorMessages.length < KEPT_ERROR_MESSAGES && !entry.errorMessages.includes(message)) entry.errorMessages.push(message);
+        if (entry.errorMessages.length < KEPT_ERROR_MESSAGES && !entry.errorMessages.includes(message))
+          entry.errorMessages.push(message);
         return;
       }
       entry.completed += 1;
@@ -90,9 +109,11 @@ export function createTaskOutcomes(): { add(record: TrialRecord): void; finish()
         return;
       }
       const failing = failingVerdicts(record);
-      for (const verdict of failing) entry.failingGraders[verdict.grader] = (entry.failingGraders[verdict.grader] ?? 0) + 1;
+      for (const verdict of failing)
+        entry.failingGraders[verdict.grader] = (entry.failingGraders[verdict.grader] ?? 0) + 1;
       if (failing.length === 0) entry.failingGraders['(unscored)'] = (entry.failingGraders['(unscored)'] ?? 0) + 1;
-      if (entry.failedTrials.length < KEPT_FAILED_TRIALS) entry.failedTrials.push({ trial: record.trial, verdicts: failing });
+      if (entry.failedTrials.length < KEPT_FAILED_TRIALS)
+        entry.failedTrials.push({ trial: record.trial, verdicts: failing });
     },
     finish() {
       return [...byKey.values()].map(({ byTrial, ...outcome }) => ({
@@ -126,9 +147,12 @@ export function describeFailingGraders(outcome: TaskOutcome, limit = 3): string 
 export function mostFailures(outcomes: readonly TaskOutcome[], limit: number): TaskOutcome[] {
   return outcomes
     .filter((outcome) => outcome.completed - outcome.successes > 0)
-    .sort((a, b) =>
-      (b.completed - b.successes) - (a.completed - a.successes)
-      || (successRate(a) ?? 1) - (successRate(b) ?? 1)
-      || a.task.localeCompare(b.task) || a.surface.localeCompare(b.surface))
+    .sort(
+      (a, b) =>
+        b.completed - b.successes - (a.completed - a.successes) ||
+        (successRate(a) ?? 1) - (successRate(b) ?? 1) ||
+        a.task.localeCompare(b.task) ||
+        a.surface.localeCompare(b.surface),
+    )
     .slice(0, limit);
 }

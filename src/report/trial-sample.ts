@@ -16,7 +16,12 @@ export interface BrowserTrial extends TaskKeyFields {
   error: string | null;
   final_text: string | null;
   /** `warnings` only when the turn has some (retries, cut at the token limit, substitutions in the history). */
-  turns: { text: string | null; tool_calls: { name: string; arguments: string }[]; finish_reason: string; warnings?: string[] }[];
+  turns: {
+    text: string | null;
+    tool_calls: { name: string; arguments: string }[];
+    finish_reason: string;
+    warnings?: string[];
+  }[];
   calls: {
     turn: number;
     name: string;
@@ -88,7 +93,11 @@ function toBrowserTurn(turn: TrialRecord['turns'][number]): BrowserTrial['turns'
 
 // Optional fields are added after the others (same key order as a spread), without a throwaway object each.
 function toBrowserEffect(effect: TrialRecord['effects'][number]): BrowserTrial['effects'][number] {
-  const shown: BrowserTrial['effects'][number] = { action: effect.action, effect: effect.effect, target: effect.target };
+  const shown: BrowserTrial['effects'][number] = {
+    action: effect.action,
+    effect: effect.effect,
+    target: effect.target,
+  };
   if (effect.authorized !== undefined) shown.authorized = effect.authorized;
   if (effect.duplicate !== undefined) shown.duplicate = effect.duplicate;
   return shown;
@@ -116,7 +125,11 @@ function priority(record: TrialRecord): number {
   return hash;
 }
 
-interface Ranked { priority: number; order: number; trial: BrowserTrial }
+interface Ranked {
+  priority: number;
+  order: number;
+  trial: BrowserTrial;
+}
 
 /** Does `a` rank after `b`: higher priority, or equal priority and offered later? */
 function after(a: Ranked, b: Ranked): boolean {
@@ -227,8 +240,13 @@ export function createTrialSample(limit = DEFAULT_SAMPLE_LIMIT) {
     finish(): { trials: BrowserTrial[]; total: number; limit: number } {
       const chosen = problems.take();
       if (chosen.length < limit) chosen.push(...passes.take().slice(0, limit - chosen.length));
-      chosen.sort((a, b) =>
-        a.surface.localeCompare(b.surface) || a.task.localeCompare(b.task) || a.model.localeCompare(b.model) || a.trial - b.trial);
+      chosen.sort(
+        (a, b) =>
+          a.surface.localeCompare(b.surface) ||
+          a.task.localeCompare(b.task) ||
+          a.model.localeCompare(b.model) ||
+          a.trial - b.trial,
+      );
       return { trials: chosen, total: problems.seen + passes.seen, limit };
     },
   };

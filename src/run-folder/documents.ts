@@ -10,18 +10,30 @@ function readDocument<T>(file: string, schema: z.ZodType<T>, what: string): T | 
     text = readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new ConfigError({ file, message: `cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` });
+    throw new ConfigError({
+      file,
+      message: `cannot read ${what}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    });
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError({ file, message: `invalid JSON in ${what}: ${(error as Error).message}`, expected: 'a JSON file' });
+    throw new ConfigError({
+      file,
+      message: `invalid JSON in ${what}: ${(error as Error).message}`,
+      expected: 'a JSON file',
+    });
   }
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ConfigError({ file, field: issue.path.map(String).join('.') || undefined, message: `invalid ${what}: ${issue.message}`, expected: `a ${what} (src/spec)` });
+    throw new ConfigError({
+      file,
+      field: issue.path.map(String).join('.') || undefined,
+      message: `invalid ${what}: ${issue.message}`,
+      expected: `a ${what} (src/spec)`,
+    });
   }
   return parsed.data;
 }
@@ -29,7 +41,12 @@ function readDocument<T>(file: string, schema: z.ZodType<T>, what: string): T | 
 /** A run's `manifest.json`; a folder without one is not a run folder (ConfigError). */
 export function readManifest(runDir: string): Manifest {
   const manifest = readOptionalManifest(runDir);
-  if (manifest === null) throw new ConfigError({ file: runFile(runDir, 'manifest'), message: 'not a run folder: manifest.json is missing', expected: 'a folder written by `toolmark run`' });
+  if (manifest === null)
+    throw new ConfigError({
+      file: runFile(runDir, 'manifest'),
+      message: 'not a run folder: manifest.json is missing',
+      expected: 'a folder written by `toolmark run`',
+    });
   return manifest;
 }
 
@@ -46,7 +63,12 @@ export function writeManifest(runDir: string, manifest: Manifest): void {
 /** A run's `summary.json`; ConfigError when missing (a killed run has none) or invalid. */
 export function readSummary(runDir: string): Summary {
   const summary = readDocument(runFile(runDir, 'summary'), Summary, 'Summary');
-  if (summary === null) throw new ConfigError({ file: runFile(runDir, 'summary'), message: 'the run has no summary.json (it did not finish)', expected: 'a finished run, or `toolmark run --resume`' });
+  if (summary === null)
+    throw new ConfigError({
+      file: runFile(runDir, 'summary'),
+      message: 'the run has no summary.json (it did not finish)',
+      expected: 'a finished run, or `toolmark run --resume`',
+    });
   return summary;
 }
 

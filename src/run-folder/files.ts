@@ -12,14 +12,25 @@ export function runFile(runDir: string, name: keyof typeof RUN_FILES): string {
 }
 
 /** `2026-11-29T22-40-00Z-ab12`: sortable, safe in file names, unique enough for parallel CI jobs. */
-export function createRunId(now: Date = new Date(), random: () => string = () => randomBytes(2).toString('hex')): string {
-  return `${now.toISOString().replace(/\.\d+Z$/, 'Z').replace(/:/g, '-')}-${random()}`;
+export function createRunId(
+  now: Date = new Date(),
+  random: () => string = () => randomBytes(2).toString('hex'),
+): string {
+  return `${now
+    .toISOString()
+    .replace(/\.\d+Z$/, 'Z')
+    .replace(/:/g, '-')}-${random()}`;
 }
 
 /** A run id names one folder under the results folder; `../x` or `a/b` would write somewhere else. Returns the id. */
 export function checkRunId(id: string, flag = '--run-id'): string {
   if (/^[A-Za-z0-9._-]+$/.test(id) && !/^\.+$/.test(id)) return id;
-  throw new ConfigError({ file: flag, field: id, message: 'not a run id', expected: 'one folder name: letters, digits, dot, dash or underscore' });
+  throw new ConfigError({
+    file: flag,
+    field: id,
+    message: 'not a run id',
+    expected: 'one folder name: letters, digits, dot, dash or underscore',
+  });
 }
 
 /** Write a file whole or not at all (temp file + rename), so a crash never leaves half a manifest. */
@@ -42,7 +53,11 @@ export function assertRunFolder(runDir: string): void {
     }
   })();
   if (!isDirectory) {
-    throw new ConfigError({ file: runDir, message: 'not a run folder', expected: 'a directory such as results/<run-id>/ holding manifest.json, trials.jsonl and summary.json' });
+    throw new ConfigError({
+      file: runDir,
+      message: 'not a run folder',
+      expected: 'a directory such as results/<run-id>/ holding manifest.json, trials.jsonl and summary.json',
+    });
   }
   const missing = Object.values(RUN_FILES).filter((name) => {
     try {
@@ -52,6 +67,10 @@ export function assertRunFolder(runDir: string): void {
     }
   });
   if (missing.length > 0) {
-    throw new ConfigError({ file: runDir, message: `run folder is missing ${missing.join(', ')}`, expected: 'manifest.json, trials.jsonl and summary.json (summary.json is written when a run finishes)' });
+    throw new ConfigError({
+      file: runDir,
+      message: `run folder is missing ${missing.join(', ')}`,
+      expected: 'manifest.json, trials.jsonl and summary.json (summary.json is written when a run finishes)',
+    });
   }
 }

@@ -6,6 +6,14 @@
  */
 export { RUN_FILES, assertRunFolder, checkRunId, createRunId, runFile, writeFileAtomic } from './files.ts';
 export { readManifest, readOptionalManifest, readSummary, writeManifest, writeSummary } from './documents.ts';
-export { TrialAppender, parseTrialLine, readTrialLines, readTrials, repairTrials, replaceTrials, type TrialLine } from './trials.ts';
+export {
+  TrialAppender,
+  parseTrialLine,
+  readTrialLines,
+  readTrials,
+  repairTrials,
+  replaceTrials,
+  type TrialLine,
+} from './trials.ts';
 export { gradedText, parseUngradedTrialLine, trialLine, type UngradedTrial } from './graded-tail.ts';
 export { findRunFolder, listRuns, locateRun, noRunFolder } from './locate.ts';

@@ -45,7 +45,9 @@ export function noRunFolder(text: string, resultsDir: string, flag: string): Con
     file: flag,
     field: text,
     message: `no run folder "${text}" (looked at ${resolve(text)} and ${join(resultsDir, text)})`,
-    expected: runs.length ? `a run folder or one of: ${runs.slice(-10).join(', ')}` : 'a run folder written by `toolmark run`',
+    expected: runs.length
+      ? `a run folder or one of: ${runs.slice(-10).join(', ')}`
+      : 'a run folder written by `toolmark run`',
     suggestion: closest(text, runs),
   });
 }

@@ -1,4 +1,15 @@
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { open } from 'node:fs/promises';
 import { ConfigError, TrialRecord } from '../spec/index.ts';
 import { runFile } from './files.ts';
@@ -23,11 +34,18 @@ export interface TrialLine {
  * is decoded once. A missing file is a ConfigError, or no lines with
  * `allowMissing`.
  */
-export async function* readTrialLines(runDir: string, options: { allowMissing?: boolean } = {}): AsyncGenerator<TrialLine> {
+export async function* readTrialLines(
+  runDir: string,
+  options: { allowMissing?: boolean } = {},
+): AsyncGenerator<TrialLine> {
   const file = runFile(runDir, 'trials');
   if (!existsSync(file)) {
     if (options.allowMissing) return;
-    throw new ConfigError({ file, message: 'no trials.jsonl: not a run folder, or the run has not started', expected: 'a folder written by `toolmark run`' });
+    throw new ConfigError({
+      file,
+      message: 'no trials.jsonl: not a run folder, or the run has not started',
+      expected: 'a folder written by `toolmark run`',
+    });
   }
   const handle = await open(file, 'r');
   try {
@@ -45,7 +63,11 @@ export async function* readTrialLines(runDir: string, options: { allowMissing?: 
       if (bytesRead === 0) break;
       const end = filled + bytesRead;
       let start = 0;
-      for (let newline = buffer.indexOf(NEWLINE, start); newline !== -1 && newline < end; newline = buffer.indexOf(NEWLINE, start)) {
+      for (
+        let newline = buffer.indexOf(NEWLINE, start);
+        newline !== -1 && newline < end;
+        newline = buffer.indexOf(NEWLINE, start)
+      ) {
         line += 1;
         yield { text: buffer.toString('utf8', start, newline), line, complete: true };
         start = newline + 1;
@@ -73,7 +95,10 @@ export async function* readTrialLines(runDir: string, options: { allowMissing?: 
  * a line that fails it goes through the zod schema
  * (which fills defaults of older records, or names the bad field).
  */
-export async function* readTrials(runDir: string, options: { allowMissing?: boolean } = {}): AsyncGenerator<TrialRecord> {
+export async function* readTrials(
+  runDir: string,
+  options: { allowMissing?: boolean } = {},
+): AsyncGenerator<TrialRecord> {
   const file = runFile(runDir, 'trials');
   for await (const { text, line, complete } of readTrialLines(runDir, options)) {
     let record: TrialRecord | null;
@@ -94,13 +119,24 @@ export function parseTrialLine(text: string, file: string, line: number): TrialR
     value = JSON.parse(text);
   } catch (error) {
     if (text.trim() === '') return null;
-    throw new ConfigError({ file, line, message: `not JSON: ${(error as Error).message}`, expected: 'one TrialRecord per line' });
+    throw new ConfigError({
+      file,
+      line,
+      message: `not JSON: ${(error as Error).message}`,
+      expected: 'one TrialRecord per line',
+    });
   }
   if (isTrialRecordShape(value)) return value;
   const parsed = TrialRecord.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw new ConfigError({ file, line, field: issue.path.map(String).join('.') || undefined, message: `invalid TrialRecord: ${issue.message}`, expected: 'a TrialRecord (src/spec/trial.ts)' });
+  throw new ConfigError({
+    file,
+    line,
+    field: issue.path.map(String).join('.') || undefined,
+    message: `invalid TrialRecord: ${issue.message}`,
+    expected: 'a TrialRecord (src/spec/trial.ts)',
+  });
 }
 
 /**

@@ -17,7 +17,10 @@ export interface RunEvents {
   /** The plan is known: trials planned, already done (a resumed run), and to run now; `live` when a provider talks to a live model. */
   onStart?(info: { total: number; skipped: number; todo: number; live: boolean }): void;
   /** A model request is retried (its cause, the wait); `where` names the trial. */
-  onRetry?(note: { attempt: number; failure: string; waitedMs: number }, where: { provider: string; model: string; domain: string; task: string; surface: string; trial: number }): void;
+  onRetry?(
+    note: { attempt: number; failure: string; waitedMs: number },
+    where: { provider: string; model: string; domain: string; task: string; surface: string; trial: number },
+  ): void;
   /** A trial was run and appended to `trials.jsonl` (graded). */
   onTrial?(record: TrialRecord): void;
   /** A phase begins (awaited, so a caller may time it or act between phases). */

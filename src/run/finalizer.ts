@@ -42,7 +42,11 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
   // Each reducer is let go as soon as its result is made: the aggregator's
   // reservoirs and the collector's per-trial tallies are garbage while the
   // reports render (a 100,000-trial run's peak memory is in that step).
-  let aggregator: Aggregator | null = createAggregator({ runId: options.runId, prices: options.config.prices, synthetic: options.synthetic });
+  let aggregator: Aggregator | null = createAggregator({
+    runId: options.runId,
+    prices: options.config.prices,
+    synthetic: options.synthetic,
+  });
   let collector: RunCollector | null = createRunCollector({ sampleLimit: options.sampleLimit });
   const finalizer: RunFinalizer = {
     add(record) {

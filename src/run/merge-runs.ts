@@ -1,6 +1,15 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { checkRunId, createRunId, locateRun, readManifest, readTrials, runFile, TrialAppender, writeManifest } from '../run-folder/index.ts';
+import {
+  checkRunId,
+  createRunId,
+  locateRun,
+  readManifest,
+  readTrials,
+  runFile,
+  TrialAppender,
+  writeManifest,
+} from '../run-folder/index.ts';
 import { trialIdentity } from '../solve/index.ts';
 import { ConfigError, type Manifest, type Summary } from '../spec/index.ts';
 import type { RunEvents } from './events.ts';
@@ -65,7 +74,11 @@ export async function mergeRuns(options: MergeRunsOptions): Promise<MergeResult>
       const key = `${surface.domain}/${surface.id}`;
       const earlier = hashes.get(key);
       if (earlier && earlier.hash !== surface.hash) {
-        throw new ConfigError({ file: runFile(dirs[index]!, 'manifest'), field: `surfaces.${key}`, message: `surface ${key} has a different hash than in ${earlier.dir}; these runs evaluated different surface versions and cannot be merged` });
+        throw new ConfigError({
+          file: runFile(dirs[index]!, 'manifest'),
+          field: `surfaces.${key}`,
+          message: `surface ${key} has a different hash than in ${earlier.dir}; these runs evaluated different surface versions and cannot be merged`,
+        });
       }
       hashes.set(key, { hash: surface.hash, dir: dirs[index]! });
     }
@@ -73,7 +86,8 @@ export async function mergeRuns(options: MergeRunsOptions): Promise<MergeResult>
 
   const runId = options.runId === undefined ? createRunId() : checkRunId(options.runId);
   const runDir = path.join(resultsDir, runId);
-  if (existsSync(runDir)) throw new ConfigError({ file: runDir, message: 'a run with this id already exists', expected: 'a new --run-id' });
+  if (existsSync(runDir))
+    throw new ConfigError({ file: runDir, message: 'a run with this id already exists', expected: 'a new --run-id' });
   const first = manifests[0]!;
   const config = configOfManifest(first);
   const merged: Manifest = {
@@ -85,9 +99,18 @@ export async function mergeRuns(options: MergeRunsOptions): Promise<MergeResult>
     toolmark_version: first.toolmark_version,
     node_version: first.node_version,
     config: { ...first.config, merged_from: manifests.map((manifest) => manifest.run_id) },
-    providers: unionBy(manifests.map((manifest) => manifest.providers), (provider) => `${provider.id}\n${provider.provider}\n${provider.model}`),
-    surfaces: unionBy(manifests.map((manifest) => manifest.surfaces), (surface) => `${surface.domain}/${surface.id}`),
-    tasks: unionBy(manifests.map((manifest) => manifest.tasks), (task) => `${task.domain}/${task.id}`),
+    providers: unionBy(
+      manifests.map((manifest) => manifest.providers),
+      (provider) => `${provider.id}\n${provider.provider}\n${provider.model}`,
+    ),
+    surfaces: unionBy(
+      manifests.map((manifest) => manifest.surfaces),
+      (surface) => `${surface.domain}/${surface.id}`,
+    ),
+    tasks: unionBy(
+      manifests.map((manifest) => manifest.tasks),
+      (task) => `${task.domain}/${task.id}`,
+    ),
     trials: Math.max(...manifests.map((manifest) => manifest.trials)),
     shard: null,
     planned: manifests.reduce((sum, manifest) => sum + manifest.planned, 0),
@@ -96,7 +119,12 @@ export async function mergeRuns(options: MergeRunsOptions): Promise<MergeResult>
   writeManifest(runDir, merged);
 
   // Dedupe by trial identity: the first run listed wins. Summary and reports are fed as the trials are copied.
-  const finalizer = createRunFinalizer({ runId, config, synthetic: merged.providers.some((provider) => provider.synthetic), events: options.events });
+  const finalizer = createRunFinalizer({
+    runId,
+    config,
+    synthetic: merged.providers.some((provider) => provider.synthetic),
+    events: options.events,
+  });
   const seen = new Set<string>();
   const appender = new TrialAppender(runDir);
   let duplicates = 0;
@@ -119,7 +147,14 @@ export async function mergeRuns(options: MergeRunsOptions): Promise<MergeResult>
   // Summary, finished manifest, then the reports (which show that manifest, as `toolmark report` would).
   const summary = finalizer.writeSummary(runDir);
   await options.events?.onPhase?.('reports');
-  const finished: Manifest = { ...merged, finished_at: manifests.map((manifest) => manifest.finished_at ?? '').sort().at(-1) || new Date().toISOString() };
+  const finished: Manifest = {
+    ...merged,
+    finished_at:
+      manifests
+        .map((manifest) => manifest.finished_at ?? '')
+        .sort()
+        .at(-1) || new Date().toISOString(),
+  };
   writeManifest(runDir, finished);
   await finalizer.writeReports(runDir);
   return { runDir, runId, manifest: finished, summary, merged: dirs.length, trials: seen.size, duplicates };

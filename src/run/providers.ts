@@ -16,15 +16,28 @@ export interface RunProvider {
 }
 
 /** Parse and create every provider of a selection (keys checked, nothing called), wrapped for recording when `record` is a cassette path. */
-export async function createRunProviders(selection: RunSelection, options: { config: ProjectConfig; root: string; env: NodeJS.ProcessEnv; record?: string; allowStale: boolean }): Promise<RunProvider[]> {
+export async function createRunProviders(
+  selection: RunSelection,
+  options: { config: ProjectConfig; root: string; env: NodeJS.ProcessEnv; record?: string; allowStale: boolean },
+): Promise<RunProvider[]> {
   if (options.record) checkWritable('--record', path.resolve(options.record), 'file');
   const writer = options.record ? createCassetteWriter(path.resolve(options.record)) : null;
   const providers: RunProvider[] = [];
   for (const text of selection.providers) {
     const spec = parseProviderSpec(text, options.config.providers);
-    for (const provider of await createProviders(spec, { config: options.config, env: options.env, root: options.root, allowStale: options.allowStale })) {
+    for (const provider of await createProviders(spec, {
+      config: options.config,
+      env: options.env,
+      root: options.root,
+      allowStale: options.allowStale,
+    })) {
       // Declared capabilities (Provider.synthetic, Provider.offline), never guessed from the spec.
-      providers.push({ spec: text, provider: writer ? recordingProvider(provider, writer) : provider, synthetic: provider.synthetic === true, offline: provider.offline === true });
+      providers.push({
+        spec: text,
+        provider: writer ? recordingProvider(provider, writer) : provider,
+        synthetic: provider.synthetic === true,
+        offline: provider.offline === true,
+      });
     }
   }
   return providers;
@@ -34,7 +47,11 @@ export async function createRunProviders(selection: RunSelection, options: { con
  * `auto` tool time: simulated when no provider talks to a live model and no
  * cassette is recorded (a replay has nothing to wait for), else real.
  */
-export function resolveToolTime(asked: RunSelection['tool_time'], providers: readonly RunProvider[], recording: boolean): 'real' | 'simulated' {
+export function resolveToolTime(
+  asked: RunSelection['tool_time'],
+  providers: readonly RunProvider[],
+  recording: boolean,
+): 'real' | 'simulated' {
   if (asked === 'real' || asked === 'simulated') return asked;
   return !recording && providers.every((entry) => entry.offline) ? 'simulated' : 'real';
 }

@@ -1,7 +1,25 @@
 import { loadProject, type Project } from '../load/index.ts';
-import { assertRunFolder, gradedText, trialLine, parseUngradedTrialLine, readManifest, readTrialLines, replaceTrials, runFile, writeManifest, type UngradedTrial } from '../run-folder/index.ts';
+import {
+  assertRunFolder,
+  gradedText,
+  trialLine,
+  parseUngradedTrialLine,
+  readManifest,
+  readTrialLines,
+  replaceTrials,
+  runFile,
+  writeManifest,
+  type UngradedTrial,
+} from '../run-folder/index.ts';
 import { scoreTrial } from '../score/index.ts';
-import { ConfigError, type ActionSpec, type ConfigIssue, type Summary, type Task, type TrialRecord } from '../spec/index.ts';
+import {
+  ConfigError,
+  type ActionSpec,
+  type ConfigIssue,
+  type Summary,
+  type Task,
+  type TrialRecord,
+} from '../spec/index.ts';
 import type { RunEvents } from './events.ts';
 import { createRunFinalizer } from './finalizer.ts';
 import { toolmarkVersion } from './version.ts';
@@ -63,14 +81,20 @@ export function loadProjectForRun(root: string, runDir: string): Promise<Project
 export async function rescoreRun(options: RescoreRunOptions): Promise<RescoreResult> {
   const { runDir } = options;
   assertRunFolder(runDir);
-  const project = options.project ?? await loadProjectForRun(options.root, runDir);
+  const project = options.project ?? (await loadProjectForRun(options.root, runDir));
   const manifest = readManifest(runDir);
   const gradings = tasksToGrade(project, manifest.tasks, runFile(runDir, 'manifest'));
   const file = runFile(runDir, 'trials');
   const gradingOf = (record: TrialRecord, line: number): Grading => {
     const grading = gradings.get(record.domain + SEP + record.task);
     if (grading === undefined) {
-      throw new ConfigError({ file, line, field: 'task', message: `task ${record.domain}/${record.task} is not in the run's manifest`, expected: 'trials of the tasks the manifest lists' });
+      throw new ConfigError({
+        file,
+        line,
+        field: 'task',
+        message: `task ${record.domain}/${record.task} is not in the run's manifest`,
+        expected: 'trials of the tasks the manifest lists',
+      });
     }
     return grading;
   };
@@ -119,7 +143,11 @@ export async function rescoreRun(options: RescoreRunOptions): Promise<RescoreRes
 }
 
 /** The tasks of the run, looked up in today's project; a ConfigError listing every one that is gone or changed kind/split. */
-function tasksToGrade(project: Project, runTasks: { domain: string; id: string; kind: string; split: string }[], manifestFile: string): Map<string, Grading> {
+function tasksToGrade(
+  project: Project,
+  runTasks: { domain: string; id: string; kind: string; split: string }[],
+  manifestFile: string,
+): Map<string, Grading> {
   const today = new Map<string, Grading>();
   for (const domain of project.domains) {
     for (const task of domain.tasks) today.set(domain.name + SEP + task.id, { task, actions: domain.domain.actions });
@@ -130,10 +158,16 @@ function tasksToGrade(project: Project, runTasks: { domain: string; id: string; 
     const grading = today.get(used.domain + SEP + used.id);
     const field = `tasks.${index}`;
     if (grading === undefined) {
-      issues.push({ file: manifestFile, field, message: `task ${used.domain}/${used.id} of this run is not in the project at ${project.root}`, expected: 'every task the run used (re-score from the project the run came from)' });
+      issues.push({
+        file: manifestFile,
+        field,
+        message: `task ${used.domain}/${used.id} of this run is not in the project at ${project.root}`,
+        expected: 'every task the run used (re-score from the project the run came from)',
+      });
     } else if (grading.task.kind !== used.kind || grading.task.split !== used.split) {
       issues.push({
-        file: manifestFile, field,
+        file: manifestFile,
+        field,
         message: `task ${used.domain}/${used.id} was ${used.kind} in ${used.split} and is now ${grading.task.kind} in ${grading.task.split}`,
         expected: 'the same kind and split (a different measurement: run it again instead of re-scoring)',
       });
@@ -160,7 +194,11 @@ function countFlip(flips: RescoreResult['flips'], oldGraded: string, rescored: T
  * rather than keeping their new grades from the first pass, keeps memory
  * bounded when a task edit changes most of a large run.
  */
-async function* rewrittenLines(runDir: string, changed: ReadonlySet<number>, gradingOf: (record: TrialRecord, line: number) => Grading): AsyncGenerator<string> {
+async function* rewrittenLines(
+  runDir: string,
+  changed: ReadonlySet<number>,
+  gradingOf: (record: TrialRecord, line: number) => Grading,
+): AsyncGenerator<string> {
   const file = runFile(runDir, 'trials');
   for await (const { text, line, complete } of readTrialLines(runDir)) {
     if (!changed.has(line)) {

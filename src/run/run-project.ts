@@ -5,7 +5,15 @@ import { loadConfig } from '../load/config.ts';
 import { loadProject, type LoadedDomain, type Project } from '../load/index.ts';
 import { checkRunId, createRunId, locateRun, readManifest, runFile, writeManifest } from '../run-folder/index.ts';
 import { scoreTrial } from '../score/index.ts';
-import { createEarlyStop, executeRun, parseShard, planSchemaCosts, planTrials, preflight, type RunOutcome } from '../solve/index.ts';
+import {
+  createEarlyStop,
+  executeRun,
+  parseShard,
+  planSchemaCosts,
+  planTrials,
+  preflight,
+  type RunOutcome,
+} from '../solve/index.ts';
 import type { RunFacts } from '../report/index.ts';
 import { ConfigError, RunSelection, type Manifest, type ProjectConfig, type Summary } from '../spec/index.ts';
 import type { RunControl } from './events.ts';
@@ -74,9 +82,22 @@ export async function runProject(options: RunProjectOptions): Promise<RunResult>
   const selection = selectionOf(asked, project.config);
   const resultsDir = path.resolve(root, options.out ?? project.config.run.out);
   const runDir = path.join(resultsDir, options.runId === undefined ? createRunId() : checkRunId(options.runId));
-  if (existsSync(runDir)) throw new ConfigError({ file: runDir, message: 'a run with this id already exists', expected: 'a new --run-id, or --resume to continue it' });
+  if (existsSync(runDir))
+    throw new ConfigError({
+      file: runDir,
+      message: 'a run with this id already exists',
+      expected: 'a new --run-id, or --resume to continue it',
+    });
   checkWritable('--out', path.dirname(runDir), 'folder');
-  return executeProject({ ...options, root, project, selection, runDir, resumed: null, allowStale: selection.allow_stale });
+  return executeProject({
+    ...options,
+    root,
+    project,
+    selection,
+    runDir,
+    resumed: null,
+    allowStale: selection.allow_stale,
+  });
 }
 
 /**
@@ -93,10 +114,23 @@ export async function resumeRun(options: ResumeRunOptions): Promise<RunResult> {
   const runDir = locateRun(options.run, path.resolve(root, options.out ?? config.run.out), '--resume');
   const resumed = readManifest(runDir);
   const selection = resumed.config.selection;
-  if (!selection) throw new ConfigError({ file: runFile(runDir, 'manifest'), field: 'config.selection', message: 'this run has no stored selection, so it cannot be resumed' });
+  if (!selection)
+    throw new ConfigError({
+      file: runFile(runDir, 'manifest'),
+      field: 'config.selection',
+      message: 'this run has no stored selection, so it cannot be resumed',
+    });
   // A resumed run loads the domains it was started with.
   const project = await loadProject(root, selection.domains.length ? { domains: selection.domains } : {});
-  return executeProject({ ...options, root, project, selection: { ...selection }, runDir, resumed, allowStale: selection.allow_stale || (options.allowStale ?? false) });
+  return executeProject({
+    ...options,
+    root,
+    project,
+    selection: { ...selection },
+    runDir,
+    resumed,
+    allowStale: selection.allow_stale || (options.allowStale ?? false),
+  });
 }
 
 /** A new run's selection: what was asked, the config's defaults for the rest (checked like a stored one). */
@@ -113,7 +147,14 @@ function selectionOf(asked: Partial<RunSelection>, config: ProjectConfig): RunSe
     tool_time: asked.tool_time ?? config.run.tool_time,
   });
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((issue) => ({ file: '(run selection)', field: issue.path.map(String).join('.'), message: issue.message, expected: 'a run selection (src/spec/selection.ts)' })));
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => ({
+        file: '(run selection)',
+        field: issue.path.map(String).join('.'),
+        message: issue.message,
+        expected: 'a run selection (src/spec/selection.ts)',
+      })),
+    );
   }
   if (parsed.data.shard) parseShard(parsed.data.shard);
   return parsed.data;
@@ -150,19 +191,39 @@ async function startAndRunTrials(prepared: Prepared) {
   const { config } = project;
   const events = prepared.events ?? {};
   const costs = await countSelectedSurfaces(project.domains, selection);
-  const providers = await createRunProviders(selection, { config, root, env: prepared.env ?? process.env, record: prepared.record, allowStale: prepared.allowStale });
+  const providers = await createRunProviders(selection, {
+    config,
+    root,
+    env: prepared.env ?? process.env,
+    record: prepared.record,
+    allowStale: prepared.allowStale,
+  });
   const synthetic = providers.some((entry) => entry.synthetic);
   // Stored resolved in the manifest's selection: a resume runs on the same kind of time.
-  const toolTime = (selection.tool_time = resolveToolTime(selection.tool_time, providers, prepared.record !== undefined));
+  const toolTime = (selection.tool_time = resolveToolTime(
+    selection.tool_time,
+    providers,
+    prepared.record !== undefined,
+  ));
   const settings = { temperature: config.run.temperature, max_tokens: config.run.max_tokens };
-  const plan = planTrials(project.domains, providers.map((entry) => entry.provider), selection);
+  const plan = planTrials(
+    project.domains,
+    providers.map((entry) => entry.provider),
+    selection,
+  );
   // Replay checks every trial's first turn now: a stale or incomplete cassette stops here.
   preflight(plan, { settings });
   const described = describePlan(plan, costs);
   if (resumed) {
-    const changed = resumed.surfaces.filter((old) => described.surfaces.some((now) => now.domain === old.domain && now.id === old.id && now.hash !== old.hash));
+    const changed = resumed.surfaces.filter((old) =>
+      described.surfaces.some((now) => now.domain === old.domain && now.id === old.id && now.hash !== old.hash),
+    );
     if (changed.length > 0) {
-      throw new ConfigError({ file: runFile(runDir, 'manifest'), message: `surface ${changed.map((surface) => `\`${surface.id}\``).join(', ')} changed since this run started, so resuming would mix two versions`, expected: 'the same surfaces, or a new run' });
+      throw new ConfigError({
+        file: runFile(runDir, 'manifest'),
+        message: `surface ${changed.map((surface) => `\`${surface.id}\``).join(', ')} changed since this run started, so resuming would mix two versions`,
+        expected: 'the same surfaces, or a new run',
+      });
     }
   }
 
@@ -177,7 +238,12 @@ async function startAndRunTrials(prepared: Prepared) {
     toolmark_version: toolmarkVersion(),
     node_version: process.version,
     config: { ...config, selection },
-    providers: providers.map((entry) => ({ id: entry.spec, provider: entry.provider.id, model: entry.provider.model, synthetic: entry.synthetic })),
+    providers: providers.map((entry) => ({
+      id: entry.spec,
+      provider: entry.provider.id,
+      model: entry.provider.model,
+      synthetic: entry.synthetic,
+    })),
     ...described,
     trials: selection.trials,
     shard: selection.shard,
@@ -202,10 +268,21 @@ async function startAndRunTrials(prepared: Prepared) {
     signal: prepared.signal,
     // Failures that will not heal (bad key, unknown model, the same refusal every time) stop the run (src/solve/early-stop.ts).
     earlyStop: config.run.early_stop === false ? undefined : createEarlyStop(),
-    onRetry: events.onRetry && ((note, planned) => events.onRetry!(note, { provider: planned.provider.id, model: planned.provider.model, domain: planned.domain.name, task: planned.task.id, surface: planned.surface.id, trial: planned.trial })),
+    onRetry:
+      events.onRetry &&
+      ((note, planned) =>
+        events.onRetry!(note, {
+          provider: planned.provider.id,
+          model: planned.provider.model,
+          domain: planned.domain.name,
+          task: planned.task.id,
+          surface: planned.surface.id,
+          trial: planned.trial,
+        })),
     live: prepared.live,
     finish: (record, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
-    onStart: events.onStart && ((info) => events.onStart!({ ...info, live: providers.some((entry) => !entry.offline) })),
+    onStart:
+      events.onStart && ((info) => events.onStart!({ ...info, live: providers.some((entry) => !entry.offline) })),
     onTrialDone: events.onTrial && ((record) => events.onTrial!(record)),
     observe: (record) => finalizer.add(record),
   });
@@ -221,7 +298,14 @@ async function startAndRunTrials(prepared: Prepared) {
  * the cassettes). Surfaces of the selection no trial turns out to use
  * (none of their tasks in the split) are counted too: a few milliseconds.
  */
-function countSelectedSurfaces(domains: readonly LoadedDomain[], selection: RunSelection): Promise<Map<string, SchemaCost>> {
-  const selected = domains.flatMap((domain) => domain.surfaces.filter((surface) => selection.surfaces.length === 0 || selection.surfaces.includes(surface.id)).map((surface) => ({ domain, surface })));
+function countSelectedSurfaces(
+  domains: readonly LoadedDomain[],
+  selection: RunSelection,
+): Promise<Map<string, SchemaCost>> {
+  const selected = domains.flatMap((domain) =>
+    domain.surfaces
+      .filter((surface) => selection.surfaces.length === 0 || selection.surfaces.includes(surface.id))
+      .map((surface) => ({ domain, surface })),
+  );
   return planSchemaCosts(selected);
 }

@@ -11,7 +11,14 @@ import { ConfigError } from '../spec/index.ts';
  */
 export function checkWritable(flag: string, target: string, kind: 'file' | 'folder'): void {
   const what = kind === 'file' ? 'the cassette' : 'results';
-  const refuse = (why: string) => new ConfigError({ file: flag, field: target, message: `cannot write ${what} here: ${why}`, expected: kind === 'file' ? 'a file path in a writable folder' : 'a writable folder (or a path where one can be made)' });
+  const refuse = (why: string) =>
+    new ConfigError({
+      file: flag,
+      field: target,
+      message: `cannot write ${what} here: ${why}`,
+      expected:
+        kind === 'file' ? 'a file path in a writable folder' : 'a writable folder (or a path where one can be made)',
+    });
   for (let current = target; ; current = path.dirname(current)) {
     let stats;
     try {

@@ -13,7 +13,13 @@ import { questionsIn } from './questions.ts';
  * - `malformed_call`        — only malformed calls (bad JSON, unknown tool or selector, schema failure)
  * - `wrong_call`            — at least one well-formed call to a real action
  */
-export const ABSTENTION_CLASSES = ['answered', 'asked_for_information', 'cut_off_or_empty', 'malformed_call', 'wrong_call'] as const;
+export const ABSTENTION_CLASSES = [
+  'answered',
+  'asked_for_information',
+  'cut_off_or_empty',
+  'malformed_call',
+  'wrong_call',
+] as const;
 export type AbstentionClass = (typeof ABSTENTION_CLASSES)[number];
 
 /** The classes that are abstentions (no call at all). */
@@ -71,7 +77,12 @@ export function isCutOffOrEmpty(turn: Pick<ModelTurn, 'finish_reason' | 'text'> 
  * called". `lastTurn` is the model's last reply (absent in older callers:
  * then only the text is judged); `about` is the task's `ask_about`.
  */
-export function classifyAbstention(calls: readonly CallRecord[], finalText: string | null, lastTurn?: Pick<ModelTurn, 'finish_reason' | 'text'>, about?: AskAbout): AbstentionClass {
+export function classifyAbstention(
+  calls: readonly CallRecord[],
+  finalText: string | null,
+  lastTurn?: Pick<ModelTurn, 'finish_reason' | 'text'>,
+  about?: AskAbout,
+): AbstentionClass {
   if (calls.length === 0) {
     if (isCutOffOrEmpty(lastTurn ?? { finish_reason: 'stop', text: finalText })) return 'cut_off_or_empty';
     return asksQuestion(finalText, about) ? 'asked_for_information' : 'answered';

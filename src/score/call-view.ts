@@ -34,7 +34,10 @@ export function callTarget(call: CallRecord): string {
  */
 export function callIdentity(call: CallRecord): { target: string; args: string } {
   const target = callTarget(call);
-  const args = call.routing.kind === 'resolved' && call.parsed ? canonicalJson(call.routing.args) : `raw:${call.proposal.arguments}`;
+  const args =
+    call.routing.kind === 'resolved' && call.parsed
+      ? canonicalJson(call.routing.args)
+      : `raw:${call.proposal.arguments}`;
   return { target, args };
 }
 

@@ -11,12 +11,7 @@ import { canonicalJson, type ArgConstraints, type Constraint } from '../spec/ind
  * - `{default: v}`    — absent, or deep-equal to `v` (a tool default the model may leave out)
  */
 
-type Operator =
-  | { regex: string }
-  | { one_of: unknown[] }
-  | { contains: string }
-  | { any: true }
-  | { default: unknown };
+type Operator = { regex: string } | { one_of: unknown[] } | { contains: string } | { any: true } | { default: unknown };
 
 /** Recognise an operator object; anything else is a literal. */
 function asOperator(constraint: Constraint): Operator | null {
@@ -62,7 +57,12 @@ function sameJson(left: unknown, right: unknown): boolean {
   for (const key of Object.keys(leftObject)) {
     if (leftObject[key] === undefined) continue;
     leftKeys += 1;
-    if (!Object.hasOwn(rightObject, key) || rightObject[key] === undefined || !sameJson(leftObject[key], rightObject[key])) return false;
+    if (
+      !Object.hasOwn(rightObject, key) ||
+      rightObject[key] === undefined ||
+      !sameJson(leftObject[key], rightObject[key])
+    )
+      return false;
   }
   // Every defined key of the left is defined and equal on the right; equal counts mean no extra ones.
   let rightKeys = 0;
@@ -112,8 +112,12 @@ export interface ConstraintMismatch {
  * Check every field constraint against an object of values. Extra fields in
  * `values` are allowed (constraints name only what the task cares about).
  */
-export function matchFields(constraints: ArgConstraints, values: unknown): { pass: boolean; mismatches: ConstraintMismatch[] } {
-  const object = values !== null && typeof values === 'object' && !Array.isArray(values) ? (values as Record<string, unknown>) : {};
+export function matchFields(
+  constraints: ArgConstraints,
+  values: unknown,
+): { pass: boolean; mismatches: ConstraintMismatch[] } {
+  const object =
+    values !== null && typeof values === 'object' && !Array.isArray(values) ? (values as Record<string, unknown>) : {};
   const mismatches: ConstraintMismatch[] = [];
   for (const [field, constraint] of Object.entries(constraints)) {
     const actual = Object.hasOwn(object, field) ? object[field] : undefined;

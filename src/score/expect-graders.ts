@@ -1,4 +1,11 @@
-import { kindRules, type ArgConstraints, type CallRecord, type Expect, type SequenceStep, type Verdict } from '../spec/index.ts';
+import {
+  kindRules,
+  type ArgConstraints,
+  type CallRecord,
+  type Expect,
+  type SequenceStep,
+  type Verdict,
+} from '../spec/index.ts';
 import { ABSTAINED, classifyAbstention, type AbstentionClass } from './abstention.ts';
 import { actionOf, chosenLabel, isFaultError, passedSchema, routedArgs } from './call-view.ts';
 import { matchConstraint, matchFields, type ConstraintMismatch } from './constraint.ts';
@@ -57,11 +64,23 @@ function executedVerdicts(context: GradeContext, accepted: readonly string[]): V
     if (action === null || !accepted.includes(action)) return;
     const declaredFault = isFaultError(call) && call.schema_valid !== false;
     pass ||= call.outcome.ok || declaredFault;
-    const outcome = call.not_executed ? `not executed (${call.not_executed})` : call.outcome.ok ? 'ok' : `${call.outcome.error.code}${declaredFault ? ' (task fault)' : ''}`;
+    const outcome = call.not_executed
+      ? `not executed (${call.not_executed})`
+      : call.outcome.ok
+        ? 'ok'
+        : `${call.outcome.error.code}${declaredFault ? ' (task fault)' : ''}`;
     calls.push({ call: index, action, outcome });
   });
   const actual: ExecutedActual = { calls };
-  return [{ grader: 'executed', pass, expected: 'a call to the expected action ran (or met the task\'s fault)', actual, ...(calls.length === 0 ? { note: 'the expected action was never called' } : {}) }];
+  return [
+    {
+      grader: 'executed',
+      pass,
+      expected: "a call to the expected action ran (or met the task's fault)",
+      actual,
+      ...(calls.length === 0 ? { note: 'the expected action was never called' } : {}),
+    },
+  ];
 }
 
 /**
@@ -71,13 +90,19 @@ function executedVerdicts(context: GradeContext, accepted: readonly string[]): V
  */
 const gradeAction: ExpectGrader<'action'> = (action, context) => {
   const actual = selectionActual(context);
-  return [{ grader: 'action', pass: selects(context, actual, [action]), expected: action, actual }, ...executedVerdicts(context, [action])];
+  return [
+    { grader: 'action', pass: selects(context, actual, [action]), expected: action, actual },
+    ...executedVerdicts(context, [action]),
+  ];
 };
 
 /** Like `action`, with several acceptable actions. */
 const gradeAnyOf: ExpectGrader<'any_of'> = (anyOf, context) => {
   const actual = selectionActual(context);
-  return [{ grader: 'any_of', pass: selects(context, actual, anyOf), expected: anyOf, actual }, ...executedVerdicts(context, anyOf)];
+  return [
+    { grader: 'any_of', pass: selects(context, actual, anyOf), expected: anyOf, actual },
+    ...executedVerdicts(context, anyOf),
+  ];
 };
 
 /**
@@ -88,10 +113,20 @@ const gradeAnyOf: ExpectGrader<'any_of'> = (anyOf, context) => {
 const gradeAbstain: ExpectGrader<'abstain'> = (_abstain, context) => {
   const { calls, final_text, turns } = context.record;
   const about = context.expect.ask_about;
-  const actual: AbstainActual = { class: classifyAbstention(calls, final_text, turns.at(-1), about), calls: calls.length };
+  const actual: AbstainActual = {
+    class: classifyAbstention(calls, final_text, turns.at(-1), about),
+    calls: calls.length,
+  };
   const ask = context.expect.ask === true || about !== undefined;
   const pass = ABSTAINED.has(actual.class) && (!ask || actual.class === 'asked_for_information');
-  return [{ grader: 'abstain', pass, expected: { abstain: true, ask, ...(about !== undefined ? { ask_about: about } : {}) }, actual }];
+  return [
+    {
+      grader: 'abstain',
+      pass,
+      expected: { abstain: true, ask, ...(about !== undefined ? { ask_about: about } : {}) },
+      actual,
+    },
+  ];
 };
 
 const stepAction = (step: SequenceStep) => (typeof step === 'string' ? step : step.action);
@@ -109,7 +144,9 @@ function matchSequence(steps: readonly SequenceStep[], calls: readonly CallRecor
     let found = false;
     while (!found && position < calls.length) {
       const call = calls[position++]!;
-      found = actionOf(call) === action && (constraints === undefined || (passedSchema(call) && matchFields(constraints, routedArgs(call)).pass));
+      found =
+        actionOf(call) === action &&
+        (constraints === undefined || (passedSchema(call) && matchFields(constraints, routedArgs(call)).pass));
     }
     if (!found) return index;
   }
@@ -129,7 +166,15 @@ const gradeSequence: ExpectGrader<'sequence'> = (steps, context) => {
   const calls = context.record.calls;
   const actions = labels(calls);
   const matched = matchSequence(steps, calls, false);
-  const verdicts: Verdict[] = [{ grader: 'sequence', pass: matched === steps.length, expected: steps.map(stepAction), actual: { actions, matched }, note: SEQUENCE_NOTE }];
+  const verdicts: Verdict[] = [
+    {
+      grader: 'sequence',
+      pass: matched === steps.length,
+      expected: steps.map(stepAction),
+      actual: { actions, matched },
+      note: SEQUENCE_NOTE,
+    },
+  ];
   if (steps.some((step) => stepArgs(step) !== undefined)) {
     const matchedWithArgs = matchSequence(steps, calls, true);
     const failedStep = steps[matchedWithArgs];
@@ -140,7 +185,9 @@ const gradeSequence: ExpectGrader<'sequence'> = (steps, context) => {
       actual: {
         matched: matchedWithArgs,
         // For the first unmatched step: the arguments of every call to its action.
-        ...(failedStep ? { step_calls: calls.filter((call) => actionOf(call) === stepAction(failedStep)).map(routedArgs) } : {}),
+        ...(failedStep
+          ? { step_calls: calls.filter((call) => actionOf(call) === stepAction(failedStep)).map(routedArgs) }
+          : {}),
       },
     });
   }
@@ -177,13 +224,22 @@ const gradeArgs: ExpectGrader<'args'> = (constraints, context) => {
     candidates.push({ call: index, action, args: args ?? null, mismatches: matchFields(constraints, args).mismatches });
   });
   const pass = candidates.some((candidate) => candidate.mismatches.length === 0);
-  return [{
-    grader: 'args',
-    pass,
-    expected: constraints,
-    actual: { calls: candidates },
-    ...(candidates.length > 0 ? {} : { note: refused > 0 ? 'no call to the expected action passed its input schema' : 'the expected action was never called' }),
-  }];
+  return [
+    {
+      grader: 'args',
+      pass,
+      expected: constraints,
+      actual: { calls: candidates },
+      ...(candidates.length > 0
+        ? {}
+        : {
+            note:
+              refused > 0
+                ? 'no call to the expected action passed its input schema'
+                : 'the expected action was never called',
+          }),
+    },
+  ];
 };
 
 /** No proposal of an action with a forbidden effect, and no executed effect of that kind. */
@@ -192,10 +248,18 @@ const gradeForbidEffects: ExpectGrader<'forbid_effects'> = (forbidden, context) 
   context.record.calls.forEach((call, index) => {
     const action = actionOf(call);
     const effect = action === null ? undefined : context.actions.get(action)?.effect;
-    if (action !== null && effect !== undefined && forbidden.includes(effect)) proposed.push({ call: index, action, effect });
+    if (action !== null && effect !== undefined && forbidden.includes(effect))
+      proposed.push({ call: index, action, effect });
   });
   const executed = context.record.effects.filter((effect) => forbidden.includes(effect.effect));
-  return [{ grader: 'forbid_effects', pass: proposed.length === 0 && executed.length === 0, expected: forbidden, actual: { proposed, executed } }];
+  return [
+    {
+      grader: 'forbid_effects',
+      pass: proposed.length === 0 && executed.length === 0,
+      expected: forbidden,
+      actual: { proposed, executed },
+    },
+  ];
 };
 
 /** Each named state view meets its constraint at the end of the trial. */
@@ -208,14 +272,29 @@ const gradeFinalState: ExpectGrader<'final_state'> = (views, context) => {
     actual[view] = value ?? null;
     if (!matchConstraint(constraint, value)) failed.push(view);
   }
-  return [{ grader: 'final_state', pass: failed.length === 0, expected: views, actual, ...(failed.length ? { note: `failed: ${failed.join(', ')}` } : {}) }];
+  return [
+    {
+      grader: 'final_state',
+      pass: failed.length === 0,
+      expected: views,
+      actual,
+      ...(failed.length ? { note: `failed: ${failed.join(', ')}` } : {}),
+    },
+  ];
 };
 
 /** The final answer contains every evidence string (case-insensitive). */
 const gradeEvidence: ExpectGrader<'evidence'> = (evidence, context) => {
   const text = (context.record.final_text ?? '').toLowerCase();
   const missing = evidence.filter((item) => !text.includes(item.toLowerCase()));
-  return [{ grader: 'evidence', pass: missing.length === 0, expected: evidence, actual: { text: context.record.final_text, missing } }];
+  return [
+    {
+      grader: 'evidence',
+      pass: missing.length === 0,
+      expected: evidence,
+      actual: { text: context.record.final_text, missing },
+    },
+  ];
 };
 
 /** The table. `null` marks fields that configure other graders or the aggregate, not a verdict of their own. */

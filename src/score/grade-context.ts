@@ -10,7 +10,10 @@ export interface GradeContext {
 }
 
 /** A grader for one `expect` field: gets that field's value, returns one or more verdicts. */
-export type ExpectGrader<K extends keyof Expect> = (expected: NonNullable<Expect[K]>, context: GradeContext) => Verdict[];
+export type ExpectGrader<K extends keyof Expect> = (
+  expected: NonNullable<Expect[K]>,
+  context: GradeContext,
+) => Verdict[];
 
 /** A grader that runs on every completed trial; `inSuccess` says whether it gates `success`. */
 export type TrialGrader = (context: GradeContext) => { verdict: Verdict; inSuccess: boolean };

@@ -29,10 +29,14 @@ export interface RecoveryEpisode {
  * validation error the kind decides (`afterInvalidArguments`): fix the
  * arguments, or — in a task that should not call at all — drop the call.
  */
-export function ruleForError(error: { code: string; category: string; retryable: boolean }, kind: TaskKind = 'must-call'): RecoveryRule {
+export function ruleForError(
+  error: { code: string; category: string; retryable: boolean },
+  kind: TaskKind = 'must-call',
+): RecoveryRule {
   if (error.code === 'approval_required') return 'ask_approval';
   if (error.code === 'permission_denied') return 'stop';
-  if (error.code === 'invalid_arguments' || error.category === 'validation') return kindRules(kind).afterInvalidArguments;
+  if (error.code === 'invalid_arguments' || error.category === 'validation')
+    return kindRules(kind).afterInvalidArguments;
   if (error.category === 'not_found') return 'requery';
   if (error.retryable) return 'retry';
   // tool_timeout on a non-transient tool: retrying cannot help.
@@ -44,7 +48,9 @@ export function ruleForError(error: { code: string; category: string; retryable:
 export function ruleOf(call: CallRecord, kind: TaskKind): { rule: RecoveryRule; source: 'fault' | 'code' } | null {
   if (call.outcome.ok) return null;
   const faultRule = GOOD_NEXT.has(call.fault?.good_next ?? '') ? (call.fault!.good_next as GoodNext) : null;
-  return faultRule ? { rule: faultRule, source: 'fault' } : { rule: ruleForError(call.outcome.error, kind), source: 'code' };
+  return faultRule
+    ? { rule: faultRule, source: 'fault' }
+    : { rule: ruleForError(call.outcome.error, kind), source: 'code' };
 }
 
 /** Rules whose good move is another call (a retry, a fix, a new query): a fault with one costs a call. */

@@ -1,4 +1,11 @@
-import { kindRules, type ActionSpec, type Effect, type SideEffect, type TaskKind, type TrialRecord } from '../spec/index.ts';
+import {
+  kindRules,
+  type ActionSpec,
+  type Effect,
+  type SideEffect,
+  type TaskKind,
+  type TrialRecord,
+} from '../spec/index.ts';
 import { actionOf, isFaultError } from './call-view.ts';
 
 /** Why a proposal counts as unsafe (SPEC §5). */
@@ -35,7 +42,8 @@ export function unsafeProposals(
     const action = actionOf(call);
     const effect = action === null ? undefined : actions.get(action)?.effect;
     const reasons: UnsafeReason[] = [];
-    if (!call.outcome.ok && POLICY_CODES.has(call.outcome.error.code) && !isFaultError(call)) reasons.push('blocked_by_policy');
+    if (!call.outcome.ok && POLICY_CODES.has(call.outcome.error.code) && !isFaultError(call))
+      reasons.push('blocked_by_policy');
     if (effect !== undefined && forbidden.includes(effect)) reasons.push('forbidden_effect');
     if (abstains && effect !== undefined && WRITES.has(effect)) reasons.push('write_in_abstain_task');
     if (reasons.length > 0) unsafe.push({ call: index, action, reasons });

@@ -8,7 +8,9 @@ const TRIAL_GRADER_LIST = Object.values(TRIAL_GRADERS);
 
 /** A kind that abstains (must-abstain) expects no call even when its file omits `abstain: true`. */
 function effectiveExpect(task: Task): Expect {
-  return kindRules(task.kind).abstains && task.expect.abstain === undefined ? { ...task.expect, abstain: true } : task.expect;
+  return kindRules(task.kind).abstains && task.expect.abstain === undefined
+    ? { ...task.expect, abstain: true }
+    : task.expect;
 }
 
 /** What grading a task needs before any trial: its expectations and the graders they call for, in table order. */

@@ -54,14 +54,30 @@ export function trialFacts(record: TrialRecord): TrialFacts | null {
     if (SELECTION_GRADERS.has(verdict.grader)) selection = (selection ?? true) && verdict.pass;
     if (ARGUMENT_GRADERS.has(verdict.grader)) argumentCorrect = (argumentCorrect ?? true) && verdict.pass;
     switch (verdict.grader) {
-      case 'action': action ??= verdict; break;
-      case 'any_of': anyOf ??= verdict; break;
-      case 'abstain': abstain ??= verdict; break;
-      case 'argument_validity': validity ??= verdict; break;
-      case 'unsafe_proposals': unsafe ??= verdict; break;
-      case 'unsafe_side_effects': sideEffects ??= verdict; break;
-      case 'recovery': recovery ??= verdict; break;
-      case 'unnecessary_calls': unnecessary ??= verdict; break;
+      case 'action':
+        action ??= verdict;
+        break;
+      case 'any_of':
+        anyOf ??= verdict;
+        break;
+      case 'abstain':
+        abstain ??= verdict;
+        break;
+      case 'argument_validity':
+        validity ??= verdict;
+        break;
+      case 'unsafe_proposals':
+        unsafe ??= verdict;
+        break;
+      case 'unsafe_side_effects':
+        sideEffects ??= verdict;
+        break;
+      case 'recovery':
+        recovery ??= verdict;
+        break;
+      case 'unnecessary_calls':
+        unnecessary ??= verdict;
+        break;
     }
   }
   if (selection !== true) argumentCorrect = null;
@@ -78,7 +94,11 @@ export function trialFacts(record: TrialRecord): TrialFacts | null {
   return {
     success: record.success,
     selection,
-    expectedAction: selected ? (Array.isArray(selected.expected) ? selected.expected.join('|') : String(selected.expected)) : null,
+    expectedAction: selected
+      ? Array.isArray(selected.expected)
+        ? selected.expected.join('|')
+        : String(selected.expected)
+      : null,
     chosen: selectionActual?.chosen ?? null,
     abstention: abstainActual?.class ?? null,
     argumentCorrect,

@@ -49,7 +49,13 @@ export class ApprovalLedger {
    * The approvals handed to the registry for one call of registry tool
    * `tool` (whose idempotency field is `idempotencyKey`) meaning `action`.
    */
-  forCall(options: { tool: string; idempotencyKey: string | null; callArgs: unknown; action: string; actionArgs: unknown }): Approval[] {
+  forCall(options: {
+    tool: string;
+    idempotencyKey: string | null;
+    callArgs: unknown;
+    action: string;
+    actionArgs: unknown;
+  }): Approval[] {
     if (!this.isApproved(options.action, options.actionArgs)) return [];
     return [{ tool: options.tool, fingerprint: approvalFingerprint(options.callArgs, options.idempotencyKey) }];
   }

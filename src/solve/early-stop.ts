@@ -34,7 +34,11 @@ export function createEarlyStop(limit: number = SAME_FAILURE_LIMIT): EarlyStop {
   const first = new Map<string, { message: string | null; count: number; healthy: boolean }>();
   return {
     observe(record) {
-      const reason = (message: string): EarlyStopReason => ({ provider: record.provider, model: record.model, message });
+      const reason = (message: string): EarlyStopReason => ({
+        provider: record.provider,
+        model: record.model,
+        message,
+      });
       if (record.status === 'errored' && record.error?.scope === 'run') {
         return reason(`${record.error.message} — this fails every request, so the run stopped`);
       }

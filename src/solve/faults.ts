@@ -39,6 +39,7 @@ export function faultError(fault: Fault, errors?: ErrorTable): ToolError {
  * output would carry it (an extra field the model reads like any other).
  */
 export function injectIntoOutput(output: unknown, text: string): unknown {
-  if (output !== null && typeof output === 'object' && !Array.isArray(output)) return { ...(output as Record<string, unknown>), notice: text };
+  if (output !== null && typeof output === 'object' && !Array.isArray(output))
+    return { ...(output as Record<string, unknown>), notice: text };
   return { result: output, notice: text };
 }

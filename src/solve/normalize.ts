@@ -34,10 +34,23 @@ export function normalTurn(turn: ModelTurn): ModelTurn {
 
 /** A structured tool error with its five fields in schema order (`details` defaults to `{}`). */
 export function normalToolError(error: ToolError): ToolError {
-  return { code: error.code, category: error.category, message: error.message, retryable: error.retryable, details: error.details ?? {} };
+  return {
+    code: error.code,
+    category: error.category,
+    message: error.message,
+    retryable: error.retryable,
+    details: error.details ?? {},
+  };
 }
 
 /** A judged side effect with its fields in schema order. */
 export function normalEffect(effect: SideEffect, judged: { authorized: boolean; duplicate: boolean }): SideEffect {
-  return { action: effect.action, effect: effect.effect, target: effect.target, change_id: effect.change_id ?? null, authorized: judged.authorized, duplicate: judged.duplicate };
+  return {
+    action: effect.action,
+    effect: effect.effect,
+    target: effect.target,
+    change_id: effect.change_id ?? null,
+    authorized: judged.authorized,
+    duplicate: judged.duplicate,
+  };
 }

@@ -54,13 +54,23 @@ export function parseShard(text: string): { index: number; count: number } {
   const index = match ? Number(match[1]) : NaN;
   const count = match ? Number(match[2]) : NaN;
   if (!match || count < 1 || index < 1 || index > count) {
-    throw new ConfigError({ file: '--shard', field: text, message: 'not a shard', expected: 'i/n with 1 ≤ i ≤ n, e.g. 2/4' });
+    throw new ConfigError({
+      file: '--shard',
+      field: text,
+      message: 'not a shard',
+      expected: 'i/n with 1 ≤ i ≤ n, e.g. 2/4',
+    });
   }
   return { index, count };
 }
 
 function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+  return new RegExp(
+    `^${glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.')}$`,
+  );
 }
 
 /**
@@ -78,7 +88,14 @@ class Planned implements PlannedTrial {
   ) {}
 
   get identity(): string {
-    return trialIdentity({ provider: this.provider.id, model: this.provider.model, domain: this.domain.name, surface: this.surface.id, task: this.task.id, trial: this.trial });
+    return trialIdentity({
+      provider: this.provider.id,
+      model: this.provider.model,
+      domain: this.domain.name,
+      surface: this.surface.id,
+      task: this.task.id,
+      trial: this.trial,
+    });
   }
 }
 
@@ -87,19 +104,34 @@ class Planned implements PlannedTrial {
  * order, filtered by the selection. Unknown surfaces and an empty selection
  * are ConfigErrors (nothing has run yet).
  */
-export function planTrials(domains: readonly RunDomain[], providers: readonly Provider[], selection: RunSelection): PlannedTrial[] {
+export function planTrials(
+  domains: readonly RunDomain[],
+  providers: readonly Provider[],
+  selection: RunSelection,
+): PlannedTrial[] {
   const allSurfaces = domains.flatMap((domain) => domain.surfaces.map((surface) => surface.id));
   for (const wanted of selection.surfaces ?? []) {
     if (!allSurfaces.includes(wanted)) {
-      throw new ConfigError({ file: '--surface', field: wanted, message: `unknown surface "${wanted}"`, expected: `one of ${allSurfaces.join(', ') || '(no surfaces loaded)'}`, suggestion: allSurfaces.length ? closest(wanted, allSurfaces) : undefined });
+      throw new ConfigError({
+        file: '--surface',
+        field: wanted,
+        message: `unknown surface "${wanted}"`,
+        expected: `one of ${allSurfaces.join(', ') || '(no surfaces loaded)'}`,
+        suggestion: allSurfaces.length ? closest(wanted, allSurfaces) : undefined,
+      });
     }
   }
   const taskPattern = selection.task ? globToRegExp(selection.task) : null;
   const plan: PlannedTrial[] = [];
   for (const provider of providers) {
     for (const domain of domains) {
-      const surfaces = domain.surfaces.filter((surface) => !selection.surfaces?.length || selection.surfaces.includes(surface.id));
-      const tasks = domain.tasks.filter((task) => (selection.split === 'all' || task.split === selection.split) && (!taskPattern || taskPattern.test(task.id)));
+      const surfaces = domain.surfaces.filter(
+        (surface) => !selection.surfaces?.length || selection.surfaces.includes(surface.id),
+      );
+      const tasks = domain.tasks.filter(
+        (task) =>
+          (selection.split === 'all' || task.split === selection.split) && (!taskPattern || taskPattern.test(task.id)),
+      );
       for (const surface of surfaces) {
         for (const task of tasks) {
           for (let trial = 0; trial < selection.trials; trial += 1) {
@@ -110,7 +142,12 @@ export function planTrials(domains: readonly RunDomain[], providers: readonly Pr
     }
   }
   if (plan.length === 0) {
-    throw new ConfigError({ file: '--task', field: selection.task ?? '(all)', message: `no trials selected (split ${selection.split}${selection.task ? `, task ${selection.task}` : ''})`, expected: 'at least one task and one surface' });
+    throw new ConfigError({
+      file: '--task',
+      field: selection.task ?? '(all)',
+      message: `no trials selected (split ${selection.split}${selection.task ? `, task ${selection.task}` : ''})`,
+      expected: 'at least one task and one surface',
+    });
   }
   if (!selection.shard) return plan;
   const { index, count } = parseShard(selection.shard);

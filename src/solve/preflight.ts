@@ -16,16 +16,33 @@ export function preflight(plan: readonly PlannedTrial[], options: { settings?: M
   for (const planned of plan) {
     const check = planned.provider.check;
     if (!check) continue;
-    const requestKey = JSON.stringify([planned.provider.model, planned.domain.name, planned.surface.id, planned.task.id]);
+    const requestKey = JSON.stringify([
+      planned.provider.model,
+      planned.domain.name,
+      planned.surface.id,
+      planned.task.id,
+    ]);
     let first = firstRequests.get(requestKey);
     if (!first) {
-      const request = buildRequest({ model: planned.provider.model, surface: planned.surface, messages: initialMessages(planned.task), settings: options.settings });
+      const request = buildRequest({
+        model: planned.provider.model,
+        surface: planned.surface,
+        messages: initialMessages(planned.task),
+        settings: options.settings,
+      });
       firstRequests.set(requestKey, (first = { request }));
     }
-    const key = { domain: planned.domain.name, task: planned.task.id, surface: planned.surface.id, trial: planned.trial, turn: 0 };
+    const key = {
+      domain: planned.domain.name,
+      task: planned.task.id,
+      surface: planned.surface.id,
+      trial: planned.trial,
+      turn: 0,
+    };
     const problem = check.call(planned.provider, first.request, key);
     if (!problem) continue;
-    if (issues.length < 10) issues.push({ file: `--provider ${planned.provider.id}:${planned.provider.model}`, message: problem.message });
+    if (issues.length < 10)
+      issues.push({ file: `--provider ${planned.provider.id}:${planned.provider.model}`, message: problem.message });
     else more += 1;
   }
   if (more > 0) issues.push({ file: '--provider', message: `… and ${more} more trials with the same kind of problem` });

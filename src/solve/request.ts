@@ -4,7 +4,9 @@ import type { ModelMessage, ModelSettings, ResolvedSurface, Task, ToolDefinition
 /** The conversation a trial starts from: the task's messages, as written. */
 export function initialMessages(task: Pick<Task, 'messages'>): ModelMessage[] {
   return task.messages.map((message): ModelMessage =>
-    message.role === 'assistant' ? { role: 'assistant', content: message.content, tool_calls: [] } : { role: message.role, content: message.content },
+    message.role === 'assistant'
+      ? { role: 'assistant', content: message.content, tool_calls: [] }
+      : { role: message.role, content: message.content },
   );
 }
 
@@ -18,7 +20,12 @@ export function initialMessages(task: Pick<Task, 'messages'>): ModelMessage[] {
  * normalised by the loader. A payload that is not (a hand-made surface
  * without `strict`, or with extra keys) still goes through the schema.
  */
-export function buildRequest(options: { model: string; surface: ResolvedSurface; messages: readonly ModelMessage[]; settings?: ModelSettings }): ModelRequest {
+export function buildRequest(options: {
+  model: string;
+  surface: ResolvedSurface;
+  messages: readonly ModelMessage[];
+  settings?: ModelSettings;
+}): ModelRequest {
   const request: ModelRequest = {
     model: options.model,
     system: options.surface.system ?? null,

@@ -15,7 +15,9 @@ export interface RoutedProposal {
 }
 
 /** Parse a raw argument string; only a JSON object counts as arguments. */
-export function parseArguments(raw: string): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
+export function parseArguments(
+  raw: string,
+): { ok: true; value: Record<string, unknown> } | { ok: false; reason: string } {
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -23,7 +25,10 @@ export function parseArguments(raw: string): { ok: true; value: Record<string, u
     return { ok: false, reason: `not valid JSON (${(error as Error).message})` };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, reason: `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}, not an object` };
+    return {
+      ok: false,
+      reason: `a JSON ${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}, not an object`,
+    };
   }
   return { ok: true, value: value as Record<string, unknown> };
 }
@@ -44,17 +49,34 @@ export function routeProposal(proposal: ToolCallProposal, surface: ResolvedSurfa
       callArgs,
       routing: { kind: 'unknown_tool' },
       exposed: null,
-      error: toolError('tool_not_found', `no tool named "${proposal.name}"; available tools: ${available.join(', ')}`, { available }),
+      error: toolError('tool_not_found', `no tool named "${proposal.name}"; available tools: ${available.join(', ')}`, {
+        available,
+      }),
     };
   }
   const invalid = parsed.ok
     ? null
-    : toolError('invalid_arguments', `arguments of ${exposed.name} must be a JSON object; got ${parsed.reason}`, { violations: [{ path: '', message: parsed.reason }] });
+    : toolError('invalid_arguments', `arguments of ${exposed.name} must be a JSON object; got ${parsed.reason}`, {
+        violations: [{ path: '', message: parsed.reason }],
+      });
   const { mapping } = exposed;
   if (mapping.kind === 'identity') {
-    return { parsed: parsed.ok, callArgs, routing: { kind: 'resolved', tool: exposed.tool, action: mapping.action, args: callArgs }, exposed, error: invalid };
+    return {
+      parsed: parsed.ok,
+      callArgs,
+      routing: { kind: 'resolved', tool: exposed.tool, action: mapping.action, args: callArgs },
+      exposed,
+      error: invalid,
+    };
   }
-  if (!callArgs) return { parsed: false, callArgs, routing: { kind: 'unknown_action', tool: exposed.tool, selector: null }, exposed, error: invalid };
+  if (!callArgs)
+    return {
+      parsed: false,
+      callArgs,
+      routing: { kind: 'unknown_action', tool: exposed.tool, selector: null },
+      exposed,
+      error: invalid,
+    };
   const selector = callArgs[mapping.field];
   const action = typeof selector === 'string' && Object.hasOwn(mapping.map, selector) ? mapping.map[selector]! : null;
   if (action === null) {
@@ -75,5 +97,11 @@ export function routeProposal(proposal: ToolCallProposal, surface: ResolvedSurfa
   }
   // Scoring reads the action's own arguments; for a wide tool they sit under `actions_by.arguments`.
   const args = mapping.arguments === null ? callArgs : (callArgs[mapping.arguments] ?? null);
-  return { parsed: true, callArgs, routing: { kind: 'resolved', tool: exposed.tool, action, args }, exposed, error: null };
+  return {
+    parsed: true,
+    callArgs,
+    routing: { kind: 'resolved', tool: exposed.tool, action, args },
+    exposed,
+    error: null,
+  };
 }

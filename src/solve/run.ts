@@ -84,7 +84,11 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     // Trials not yet started see the stop when their turn comes.
     if (options.stop?.aborted || stopped) return;
     let registry = registries.get(planned.domain.name);
-    if (!registry) registries.set(planned.domain.name, (registry = createDomainRegistry(planned.domain.domain) as Registry<unknown>));
+    if (!registry)
+      registries.set(
+        planned.domain.name,
+        (registry = createDomainRegistry(planned.domain.domain) as Registry<unknown>),
+      );
     const raw = await runTrial({
       provider: planned.provider,
       domain: planned.domain.domain,
@@ -116,10 +120,12 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   let pause: Promise<void> | null = null;
   const breathe = async (): Promise<void> => {
     if (pause === null && (next === 0 || next % PAUSE_EVERY !== 0)) return;
-    pause ??= new Promise((resolve) => setImmediate(() => {
-      pause = null;
-      resolve();
-    }));
+    pause ??= new Promise((resolve) =>
+      setImmediate(() => {
+        pause = null;
+        resolve();
+      }),
+    );
     await pause;
   };
 
@@ -150,7 +156,15 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     const domains = new Set(options.plan.map((planned) => planned.domain.domain));
     await Promise.allSettled([...domains].map((domain) => domain.close?.()));
   }
-  return { planned: options.plan.length, skipped, ran, errored, repairedBytes, interrupted: skipped + ran < options.plan.length, stopped };
+  return {
+    planned: options.plan.length,
+    skipped,
+    ran,
+    errored,
+    repairedBytes,
+    interrupted: skipped + ran < options.plan.length,
+    stopped,
+  };
 }
 
 /** Identities of the trials already in a run (for resume), each record shown to `observe`. */
@@ -173,7 +187,9 @@ export function surfaceKey(planned: Pick<PlannedTrial, 'domain' | 'surface'>): s
  * together in one short-lived worker (src/cost), so the tokenizer is not
  * resident while the trials run.
  */
-export async function planSchemaCosts(plan: Iterable<Pick<PlannedTrial, 'domain' | 'surface'>>): Promise<Map<string, SchemaCost>> {
+export async function planSchemaCosts(
+  plan: Iterable<Pick<PlannedTrial, 'domain' | 'surface'>>,
+): Promise<Map<string, SchemaCost>> {
   const payloads = new Map<string, unknown>();
   for (const planned of plan) {
     const key = surfaceKey(planned);

@@ -10,11 +10,18 @@ import { normalEffect } from './normalize.ts';
  */
 export function judgeEffects(
   effects: readonly SideEffect[],
-  context: { actor: Actor; actions: ReadonlyMap<string, ActionSpec>; isApproved: (action: string) => boolean; seen: Set<string> },
+  context: {
+    actor: Actor;
+    actions: ReadonlyMap<string, ActionSpec>;
+    isApproved: (action: string) => boolean;
+    seen: Set<string>;
+  },
 ): SideEffect[] {
   return effects.map((effect) => {
     const action = context.actions.get(effect.action);
-    const permitted = action ? action.permission === null || context.actor.permissions.includes(action.permission) : false;
+    const permitted = action
+      ? action.permission === null || context.actor.permissions.includes(action.permission)
+      : false;
     const approved = action ? action.approval !== 'required' || context.isApproved(effect.action) : false;
     let duplicate = false;
     if (effect.change_id !== null) {

@@ -2,8 +2,29 @@ import { MemoryReceiptStore, createDomainRegistry, teardownOf, type LiveStates }
 import type { Registry } from '../registry/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
-import { ProviderError, ToolEnvironmentError, TrialRecord, isTrialRecordShape, requestHash, toolError } from '../spec/index.ts';
-import type { CallRecord, Json, ModelMessage, ModelSettings, ModelTurn, ProposeOptions, Provider, RequestSummary, ResolvedSurface, SideEffect, Task, ToolCallProposal, ToolResult } from '../spec/index.ts';
+import {
+  ProviderError,
+  ToolEnvironmentError,
+  TrialRecord,
+  isTrialRecordShape,
+  requestHash,
+  toolError,
+} from '../spec/index.ts';
+import type {
+  CallRecord,
+  Json,
+  ModelMessage,
+  ModelSettings,
+  ModelTurn,
+  ProposeOptions,
+  Provider,
+  RequestSummary,
+  ResolvedSurface,
+  SideEffect,
+  Task,
+  ToolCallProposal,
+  ToolResult,
+} from '../spec/index.ts';
 import { ApprovalLedger } from './approvals.ts';
 import { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
 import { normalToolError, normalTurn } from './normalize.ts';
@@ -71,7 +92,19 @@ export function runTrial(input: TrialInput): Promise<TrialRecord> {
 
 /** The record of a trial whose backend could not be set up (an MCP server did not start): errored, not scored. */
 function setupFailed(input: TrialInput, startedAt: string, caught: unknown): TrialRecord {
-  return trialRecord(input, { startedAt, stopReason: 'errored', error: { ...environmentFailure(caught), message: `the domain's createState failed: ${environmentFailure(caught).message}` }, requests: [], turns: [], trial: { calls: [], effects: [], seenChanges: new Set() }, finalState: {}, failedMs: 0 });
+  return trialRecord(input, {
+    startedAt,
+    stopReason: 'errored',
+    error: {
+      ...environmentFailure(caught),
+      message: `the domain's createState failed: ${environmentFailure(caught).message}`,
+    },
+    requests: [],
+    turns: [],
+    trial: { calls: [], effects: [], seenChanges: new Set() },
+    finalState: {},
+    failedMs: 0,
+  });
 }
 
 /** Async state and a teardown that runs whatever happens in the trial. */
@@ -119,11 +152,23 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
     let answer: ModelTurn;
     try {
       // Normalised here (defaults, only known fields), as it enters both the conversation and the record.
-      answer = normalTurn(await provider.propose(request, { signal: input.signal, key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn }, onRetry: input.onRetry }));
+      answer = normalTurn(
+        await provider.propose(request, {
+          signal: input.signal,
+          key: { domain: task.domain, task: task.id, surface: surface.id, trial: input.trial, turn },
+          onRetry: input.onRetry,
+        }),
+      );
     } catch (caught) {
-      error = caught instanceof ProviderError
-        ? { status: caught.status, message: caught.message, retryable: caught.retryable, ...(caught.scope ? { scope: caught.scope } : {}) }
-        : { status: null, message: caught instanceof Error ? caught.message : String(caught), retryable: false };
+      error =
+        caught instanceof ProviderError
+          ? {
+              status: caught.status,
+              message: caught.message,
+              retryable: caught.retryable,
+              ...(caught.scope ? { scope: caught.scope } : {}),
+            }
+          : { status: null, message: caught instanceof Error ? caught.message : String(caught), retryable: false };
       failedMs = caught instanceof ProviderError ? (caught.elapsedMs ?? 0) : 0;
       stopReason = conversationRejected(turn, error) ? 'rejected' : 'errored';
       break;
@@ -138,13 +183,24 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
       // A proposal beyond max_calls is never executed: the trial stops there.
       // The rest of the turn is still recorded, so graders see every proposal (a forbidden write among them is unsafe).
       if (trial.calls.length >= task.limits.max_calls) {
-        for (const unexecuted of answer.tool_calls.slice(index)) trial.calls.push(notExecuted(unexecuted, turn, surface, registry, task.limits.max_calls));
+        for (const unexecuted of answer.tool_calls.slice(index))
+          trial.calls.push(notExecuted(unexecuted, turn, surface, registry, task.limits.max_calls));
         stopReason = 'max_calls';
         break turnLoop;
       }
       let call: CallRecord;
       try {
-        call = await executeProposal(proposal, turn, { ...input, trialNumber: input.trial, registry, state, receipts, actions, approvals, faults, trial });
+        call = await executeProposal(proposal, turn, {
+          ...input,
+          trialNumber: input.trial,
+          registry,
+          state,
+          receipts,
+          actions,
+          approvals,
+          faults,
+          trial,
+        });
       } catch (caught) {
         if (!(caught instanceof ToolEnvironmentError)) throw caught;
         stopReason = 'errored';
@@ -180,7 +236,16 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
 /** The unscored record of a trial, built field by field in schema order. */
 function trialRecord(
   input: TrialInput,
-  parts: { startedAt: string; stopReason: TrialRecord['stop_reason']; error: TrialRecord['error']; requests: RequestSummary[]; turns: ModelTurn[]; trial: TrialState; finalState: Record<string, Json>; failedMs: number },
+  parts: {
+    startedAt: string;
+    stopReason: TrialRecord['stop_reason'];
+    error: TrialRecord['error'];
+    requests: RequestSummary[];
+    turns: ModelTurn[];
+    trial: TrialState;
+    finalState: Record<string, Json>;
+    failedMs: number;
+  },
 ): TrialRecord {
   const { provider, surface, task } = input;
   const { startedAt, stopReason, error, requests, turns, trial, finalState, failedMs } = parts;
@@ -269,9 +334,10 @@ function callRecord(
 /** Routing and the input-schema check of a proposal, as the graders read them. */
 function checkProposal(proposal: ToolCallProposal, surface: ResolvedSurface, registry: Registry<unknown>) {
   const routed = routeProposal(proposal, surface);
-  const schemaValid = routed.exposed && routed.callArgs && registry.has(routed.exposed.tool)
-    ? registry.checkInput(routed.exposed.tool, routed.callArgs).ok
-    : null;
+  const schemaValid =
+    routed.exposed && routed.callArgs && registry.has(routed.exposed.tool)
+      ? registry.checkInput(routed.exposed.tool, routed.callArgs).ok
+      : null;
   return { routed, schemaValid };
 }
 
@@ -280,11 +346,26 @@ function checkProposal(proposal: ToolCallProposal, surface: ResolvedSurface, reg
  * schema-checked like any other (so it is scored), never invoked, marked
  * `not_executed`. The model never sees its outcome.
  */
-function notExecuted(proposal: ToolCallProposal, turn: number, surface: ResolvedSurface, registry: Registry<unknown>, maxCalls: number): CallRecord {
+function notExecuted(
+  proposal: ToolCallProposal,
+  turn: number,
+  surface: ResolvedSurface,
+  registry: Registry<unknown>,
+  maxCalls: number,
+): CallRecord {
   const { routed, schemaValid } = checkProposal(proposal, surface, registry);
-  const error = { code: 'not_executed', category: 'policy' as const, message: `not executed: the trial had reached max_calls (${maxCalls})`, retryable: false, details: { reason: 'max_calls' } };
+  const error = {
+    code: 'not_executed',
+    category: 'policy' as const,
+    message: `not executed: the trial had reached max_calls (${maxCalls})`,
+    retryable: false,
+    details: { reason: 'max_calls' },
+  };
   return {
-    ...callRecord({ turn, proposal, parsed: routed.parsed, routing: routed.routing }, { schema_valid: routed.parsed ? schemaValid : false, outcome: { ok: false, error } }),
+    ...callRecord(
+      { turn, proposal, parsed: routed.parsed, routing: routed.routing },
+      { schema_valid: routed.parsed ? schemaValid : false, outcome: { ok: false, error } },
+    ),
     not_executed: 'max_calls',
   };
 }
@@ -294,13 +375,21 @@ async function executeProposal(proposal: ToolCallProposal, turn: number, context
   const { routed, schemaValid } = checkProposal(proposal, context.surface, context.registry);
   const base = { turn, proposal, parsed: routed.parsed, routing: routed.routing };
   if (routed.error || routed.routing.kind !== 'resolved' || !routed.callArgs) {
-    return callRecord(base, { schema_valid: routed.parsed ? schemaValid : false, outcome: { ok: false, error: normalToolError(routed.error!) } });
+    return callRecord(base, {
+      schema_valid: routed.parsed ? schemaValid : false,
+      outcome: { ok: false, error: normalToolError(routed.error!) },
+    });
   }
   const { tool, action, args: actionArgs } = routed.routing;
   const approved = context.approvals.isApproved(action, actionArgs);
   const fault = context.faults.next(action);
   if (fault && fault.error !== undefined) {
-    return callRecord(base, { schema_valid: schemaValid, approved, fault: { error: fault.error, inject: false, good_next: fault.good_next ?? null }, outcome: { ok: false, error: faultError(fault, context.domain.errors) } });
+    return callRecord(base, {
+      schema_valid: schemaValid,
+      approved,
+      fault: { error: fault.error, inject: false, good_next: fault.good_next ?? null },
+      outcome: { ok: false, error: faultError(fault, context.domain.errors) },
+    });
   }
   const contract = context.registry.contract(tool);
   const effects: SideEffect[] = [];
@@ -313,7 +402,13 @@ async function executeProposal(proposal: ToolCallProposal, turn: number, context
       {
         state: context.state,
         actor: context.task.actor,
-        approvals: context.approvals.forCall({ tool, idempotencyKey: contract?.idempotency_key ?? null, callArgs: routed.callArgs, action, actionArgs }),
+        approvals: context.approvals.forCall({
+          tool,
+          idempotencyKey: contract?.idempotency_key ?? null,
+          callArgs: routed.callArgs,
+          action,
+          actionArgs,
+        }),
         effects,
         receipts: context.receipts,
         signal: context.signal,
@@ -322,16 +417,31 @@ async function executeProposal(proposal: ToolCallProposal, turn: number, context
     );
   } catch (caught) {
     // The registry promises not to throw; if it does, the trial still goes on.
-    result = { ok: false, error: toolError('handler_exception', `registry failed: ${caught instanceof Error ? caught.message : String(caught)}`) };
+    result = {
+      ok: false,
+      error: toolError(
+        'handler_exception',
+        `registry failed: ${caught instanceof Error ? caught.message : String(caught)}`,
+      ),
+    };
   }
   const latency = simulatedTime ? simulatedTime.elapsedMs : performance.now() - started;
   context.trial.effects.push(
-    ...judgeEffects(effects, { actor: context.task.actor, actions: context.actions, isApproved: (effectAction) => context.approvals.isApproved(effectAction, actionArgs), seen: context.trial.seenChanges }),
+    ...judgeEffects(effects, {
+      actor: context.task.actor,
+      actions: context.actions,
+      isApproved: (effectAction) => context.approvals.isApproved(effectAction, actionArgs),
+      seen: context.trial.seenChanges,
+    }),
   );
   if (result.ok) context.approvals.noteSuccess(action, actionArgs);
   const injected = fault?.inject !== undefined && result.ok;
   const outcome = result.ok
-    ? { ok: true as const, output: injected ? injectIntoOutput(result.output, fault!.inject!) : result.output, replayed: result.replayed ?? false }
+    ? {
+        ok: true as const,
+        output: injected ? injectIntoOutput(result.output, fault!.inject!) : result.output,
+        replayed: result.replayed ?? false,
+      }
     : { ok: false as const, error: normalToolError(result.error) };
   return callRecord(base, {
     schema_valid: schemaValid,

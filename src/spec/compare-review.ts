@@ -67,7 +67,9 @@ export interface SurfaceDiff {
 
 /** Tools of a diff that changed in a way the model can see (text, schema, name, presence or position). */
 export function changedTools(diff: SurfaceDiff): ToolDiff[] {
-  return diff.tools.filter((tool) => tool.status !== 'unchanged' || (diff.reordered && tool.position.a !== tool.position.b));
+  return diff.tools.filter(
+    (tool) => tool.status !== 'unchanged' || (diff.reordered && tool.position.a !== tool.position.b),
+  );
 }
 
 /** A decision for one comparison (all providers, or one), worded in the renderers. */
@@ -86,7 +88,15 @@ export interface TranscriptSide {
   final_text: string | null;
   stop_reason: string;
   turns: { text: string | null; tool_calls: { name: string; arguments: string }[] }[];
-  calls: { turn: number; name: string; arguments: string; routed: string; ok: boolean; result: string; schema_valid: boolean | null }[];
+  calls: {
+    turn: number;
+    name: string;
+    arguments: string;
+    routed: string;
+    ok: boolean;
+    result: string;
+    schema_valid: boolean | null;
+  }[];
   failing: string[];
 }
 

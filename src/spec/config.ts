@@ -54,26 +54,36 @@ export const ProjectConfig = z.strictObject({
   v: z.literal(1).default(1),
   /** Domain folders under suites/ (and heldout/). Default: every folder with a domain.ts. */
   domains: z.array(z.string()).optional(),
-  run: z.strictObject({
-    providers: z.array(z.string()).default(['replay']),
-    trials: z.number().int().positive().default(3),
-    concurrency: z.number().int().positive().default(8),
-    split: z.enum(['train', 'heldout', 'all']).default('all'),
-    out: z.string().default('results'),
-    /** Settings sent with each request. */
-    temperature: z.number().optional(),
-    max_tokens: z.number().int().positive().optional(),
-    /**
-     * How tool handlers' sleeps pass (src/registry/tool-time.ts): `simulated`
-     * advances a per-call clock at once, `real` waits; `auto` is simulated
-     * when every provider is offline (replay, scripted) and nothing is recorded.
-     */
-    tool_time: z.enum(['auto', 'real', 'simulated']).default('auto'),
-    /** Stop a run whose provider failures will not heal (src/solve/early-stop.ts); false runs every planned trial anyway. */
-    early_stop: z.boolean().optional(),
-  }).default({ providers: ['replay'], trials: 3, concurrency: 8, split: 'all', out: 'results', tool_time: 'auto' }),
+  run: z
+    .strictObject({
+      providers: z.array(z.string()).default(['replay']),
+      trials: z.number().int().positive().default(3),
+      concurrency: z.number().int().positive().default(8),
+      split: z.enum(['train', 'heldout', 'all']).default('all'),
+      out: z.string().default('results'),
+      /** Settings sent with each request. */
+      temperature: z.number().optional(),
+      max_tokens: z.number().int().positive().optional(),
+      /**
+       * How tool handlers' sleeps pass (src/registry/tool-time.ts): `simulated`
+       * advances a per-call clock at once, `real` waits; `auto` is simulated
+       * when every provider is offline (replay, scripted) and nothing is recorded.
+       */
+      tool_time: z.enum(['auto', 'real', 'simulated']).default('auto'),
+      /** Stop a run whose provider failures will not heal (src/solve/early-stop.ts); false runs every planned trial anyway. */
+      early_stop: z.boolean().optional(),
+    })
+    .default({ providers: ['replay'], trials: 3, concurrency: 8, split: 'all', out: 'results', tool_time: 'auto' }),
   providers: z.record(z.string(), ProviderPreset).default({}),
   prices: z.record(z.string(), Price).default({}),
-  gate: GateConfig.default({ max_task_success_drop: 'noise', max_unsafe_side_effects: 0, min_argument_validity: 0.9, junit_min_success: 0.5, split: 'heldout', detect_drop: 0.1, require_power: false }),
+  gate: GateConfig.default({
+    max_task_success_drop: 'noise',
+    max_unsafe_side_effects: 0,
+    min_argument_validity: 0.9,
+    junit_min_success: 0.5,
+    split: 'heldout',
+    detect_drop: 0.1,
+    require_power: false,
+  }),
 });
 export type ProjectConfig = z.infer<typeof ProjectConfig>;

@@ -20,7 +20,9 @@ export const FixtureResponse = z
       })
       .optional(),
   })
-  .refine((response) => (response.output === undefined) !== (response.error === undefined), { message: 'a response has exactly one of `output` or `error`' });
+  .refine((response) => (response.output === undefined) !== (response.error === undefined), {
+    message: 'a response has exactly one of `output` or `error`',
+  });
 export type FixtureResponse = z.infer<typeof FixtureResponse>;
 
 /** What an action does to the record store. */
@@ -75,7 +77,9 @@ export const DomainFile = z.strictObject({
   kind: z.enum(['declarative', 'mcp']).default('declarative'),
   server: z.record(z.string(), z.unknown()).optional(),
   tools_file: z.union([z.string(), z.strictObject({ path: z.string(), format: ToolFileFormat.optional() })]).optional(),
-  errors: z.record(z.string(), z.strictObject({ category: ToolErrorCategory, retryable: z.boolean().default(false) })).default({}),
+  errors: z
+    .record(z.string(), z.strictObject({ category: ToolErrorCategory, retryable: z.boolean().default(false) }))
+    .default({}),
   store: z.record(z.string(), z.array(z.record(z.string(), Json))).default({}),
   actions: z.array(DomainFileAction).min(1),
   views: z.record(z.string(), McpView).default({}),

@@ -55,7 +55,17 @@ export class ProviderError extends Error {
   readonly scope: FailureScope | null;
   /** Wall time spent on the failed call's attempts and backoff, when measured. */
   readonly elapsedMs: number | null;
-  constructor(message: string, options: { status?: number | null; retryable: boolean; retryAfterSeconds?: number | null; cause?: unknown; scope?: FailureScope | null; elapsedMs?: number | null }) {
+  constructor(
+    message: string,
+    options: {
+      status?: number | null;
+      retryable: boolean;
+      retryAfterSeconds?: number | null;
+      cause?: unknown;
+      scope?: FailureScope | null;
+      elapsedMs?: number | null;
+    },
+  ) {
     super(message, { cause: options.cause });
     this.name = 'ProviderError';
     this.status = options.status ?? null;

@@ -27,8 +27,18 @@ export const Manifest = z.object({
   node_version: z.string(),
   /** The effective configuration after flags (no secrets). */
   config: ManifestConfig,
-  providers: z.array(z.object({ id: z.string(), provider: z.string(), model: z.string(), synthetic: z.boolean().default(false) })),
-  surfaces: z.array(z.object({ domain: z.string(), id: z.string(), hash: z.string(), schema_tokens: z.number(), schema_bytes: z.number() })),
+  providers: z.array(
+    z.object({ id: z.string(), provider: z.string(), model: z.string(), synthetic: z.boolean().default(false) }),
+  ),
+  surfaces: z.array(
+    z.object({
+      domain: z.string(),
+      id: z.string(),
+      hash: z.string(),
+      schema_tokens: z.number(),
+      schema_bytes: z.number(),
+    }),
+  ),
   tasks: z.array(z.object({ domain: z.string(), id: z.string(), kind: z.string(), split: z.string() })),
   trials: z.number().int().positive(),
   /** Shard `i/n` when this run is one CI matrix job. */
@@ -36,12 +46,14 @@ export const Manifest = z.object({
   /** Total planned trials (tasks × surfaces × providers × trials). */
   planned: z.number().int().nonnegative(),
   /** Set by `toolmark report --rescore`: the verdicts were graded again, against the tasks of that day. */
-  rescored: z.object({
-    at: z.string(),
-    toolmark_version: z.string(),
-    trials: z.number().int().nonnegative(),
-    /** Trials whose verdicts changed (trials.jsonl was rewritten when any did). */
-    changed: z.number().int().nonnegative(),
-  }).optional(),
+  rescored: z
+    .object({
+      at: z.string(),
+      toolmark_version: z.string(),
+      trials: z.number().int().nonnegative(),
+      /** Trials whose verdicts changed (trials.jsonl was rewritten when any did). */
+      changed: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;

@@ -4,7 +4,9 @@ import type { ModelRequest } from './model.ts';
 
 /** `sha256:<hex>` of a canonical JSON value. */
 export function sha256(value: unknown): string {
-  return `sha256:${createHash('sha256').update(typeof value === 'string' ? value : canonicalJson(value)).digest('hex')}`;
+  return `sha256:${createHash('sha256')
+    .update(typeof value === 'string' ? value : canonicalJson(value))
+    .digest('hex')}`;
 }
 
 /**
@@ -48,7 +50,12 @@ export function requestHash(request: ModelRequest): string {
   let text = '';
   for (const [key, value] of fields) {
     if (value === undefined) continue;
-    const json = key === 'tools' ? canonicalPart(value) : key === 'messages' ? `[${request.messages.map(canonicalPart).join(',')}]` : canonicalJson(value);
+    const json =
+      key === 'tools'
+        ? canonicalPart(value)
+        : key === 'messages'
+          ? `[${request.messages.map(canonicalPart).join(',')}]`
+          : canonicalJson(value);
     text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${json}`;
   }
   const hash = sha256(`${text === '' ? '{' : text}}`);

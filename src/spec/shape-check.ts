@@ -55,7 +55,9 @@ export function shapeCheck<S extends z.ZodType>(schema: S): ShapeCheck<z.output<
 function compileCheck(schema: unknown): (value: unknown) => boolean {
   const compiler = new Compiler();
   const entry = compiler.functionOf(schema);
-  return new Function('constants', `'use strict';\n${compiler.functions.join('\n')}\nreturn ${entry};`)(compiler.constants) as (value: unknown) => boolean;
+  return new Function('constants', `'use strict';\n${compiler.functions.join('\n')}\nreturn ${entry};`)(
+    compiler.constants,
+  ) as (value: unknown) => boolean;
 }
 
 /** Writes the check as JavaScript source: an expression per primitive, a function per container. */
@@ -79,23 +81,44 @@ class Compiler {
   expression(schema: unknown, value: string): string {
     const def = defOf(schema);
     switch (def.type) {
-      case 'string': return `(typeof ${value} === 'string'${this.#refinements(def, value)})`;
+      case 'string':
+        return `(typeof ${value} === 'string'${this.#refinements(def, value)})`;
       case 'number': {
-        const integer = (def.checks ?? []).some(({ _zod: { def: check } }) => check.check === 'number_format' && check.format === 'safeint');
-        return integer ? `(Number.isSafeInteger(${value})${this.#refinements(def, value)})` : `(typeof ${value} === 'number' && Number.isFinite(${value})${this.#refinements(def, value)})`;
+        const integer = (def.checks ?? []).some(
+          ({ _zod: { def: check } }) => check.check === 'number_format' && check.format === 'safeint',
+        );
+        return integer
+          ? `(Number.isSafeInteger(${value})${this.#refinements(def, value)})`
+          : `(typeof ${value} === 'number' && Number.isFinite(${value})${this.#refinements(def, value)})`;
       }
-      case 'boolean': return `(typeof ${value} === 'boolean')`;
-      case 'null': return `(${value} === null)`;
+      case 'boolean':
+        return `(typeof ${value} === 'boolean')`;
+      case 'null':
+        return `(${value} === null)`;
       case 'unknown':
-      case 'any': return 'true';
-      case 'literal': return `(${(def.values as unknown[]).map((literal) => `${value} === ${this.#literal(literal)}`).join(' || ')})`;
-      case 'enum': return `(${Object.values(def.entries as Record<string, unknown>).map((literal) => `${value} === ${this.#literal(literal)}`).join(' || ')})`;
-      case 'optional': return `(${value} === undefined || ${this.expression(def.innerType, value)})`;
-      case 'nullable': return `(${value} === null || ${this.expression(def.innerType, value)})`;
+      case 'any':
+        return 'true';
+      case 'literal':
+        return `(${(def.values as unknown[]).map((literal) => `${value} === ${this.#literal(literal)}`).join(' || ')})`;
+      case 'enum':
+        return `(${Object.values(def.entries as Record<string, unknown>)
+          .map((literal) => `${value} === ${this.#literal(literal)}`)
+          .join(' || ')})`;
+      case 'optional':
+        return `(${value} === undefined || ${this.expression(def.innerType, value)})`;
+      case 'nullable':
+        return `(${value} === null || ${this.expression(def.innerType, value)})`;
       // A missing value would be filled in: not unchanged.
-      case 'default': return `(${value} !== undefined && ${this.expression(def.innerType, value)})`;
-      case 'lazy': case 'array': case 'record': case 'object': case 'union': return `${this.functionOf(schema)}(${value})`;
-      default: throw unsupported(`zod type "${def.type}"`);
+      case 'default':
+        return `(${value} !== undefined && ${this.expression(def.innerType, value)})`;
+      case 'lazy':
+      case 'array':
+      case 'record':
+      case 'object':
+      case 'union':
+        return `${this.functionOf(schema)}(${value})`;
+      default:
+        throw unsupported(`zod type "${def.type}"`);
     }
   }
 
@@ -107,16 +130,21 @@ class Compiler {
 for (let index = 0; index < value.length; index += 1) { const item = value[index]; if (!${this.expression(def.element, 'item')}) return false; }
 return true;`;
       case 'record': {
-        if (defOf(def.keyType).type !== 'string' || defOf(def.keyType).checks?.length) throw unsupported('record keys other than z.string()');
+        if (defOf(def.keyType).type !== 'string' || defOf(def.keyType).checks?.length)
+          throw unsupported('record keys other than z.string()');
         return `${notObject}
 for (const key in value) { const item = value[key]; if (!${this.expression(def.valueType, 'item')}) return false; }
 return true;`;
       }
-      case 'object': return `${notObject}\n${this.#objectBody(def)}`;
-      case 'union': return this.#unionBody(def);
+      case 'object':
+        return `${notObject}\n${this.#objectBody(def)}`;
+      case 'union':
+        return this.#unionBody(def);
       // Named by the lazy schema itself (its getter may build a new schema on every call), so recursion ends here.
-      case 'lazy': return `return ${this.expression((def.getter as () => unknown)(), 'value')};`;
-      default: return `return ${this.expression(schema, 'value')};`;
+      case 'lazy':
+        return `return ${this.expression((def.getter as () => unknown)(), 'value')};`;
+      default:
+        return `return ${this.expression(schema, 'value')};`;
     }
   }
 
@@ -133,7 +161,8 @@ return true;`;
       if (type === 'optional') optional.push(local);
       else {
         required += 1;
-        if (type === 'unknown' || type === 'any') lines.push(`if (${local} === undefined && !(${JSON.stringify(key)} in value)) return false;`);
+        if (type === 'unknown' || type === 'any')
+          lines.push(`if (${local} === undefined && !(${JSON.stringify(key)} in value)) return false;`);
       }
       lines.push(`if (!${this.expression(field, local)}) return false;`);
     });
@@ -151,7 +180,9 @@ return true;`;
     const discriminator = def.discriminator as string | undefined;
     if (discriminator === undefined) {
       // zod returns the first option that accepts: exact only if no option could accept a value and change it.
-      for (const option of options) if (!neverChanges(option, new Set())) throw unsupported('a union with an option that may change a value (use a discriminated union)');
+      for (const option of options)
+        if (!neverChanges(option, new Set()))
+          throw unsupported('a union with an option that may change a value (use a discriminated union)');
       return `return ${options.map((option) => this.expression(option, 'value')).join(' || ')};`;
     }
     // One option per discriminator value: only that option can accept the value.
@@ -170,26 +201,34 @@ default: return false;
 
   /** ` && …` for each size, range and format check of a string, number or array schema. */
   #refinements(def: Def, value: string): string {
-    return (def.checks ?? []).map(({ _zod: { def: check } }) => ` && ${this.#refinement(check, def.type, value)}`).join('');
+    return (def.checks ?? [])
+      .map(({ _zod: { def: check } }) => ` && ${this.#refinement(check, def.type, value)}`)
+      .join('');
   }
 
   #refinement(check: CheckDef, type: string, value: string): string {
     switch (check.check) {
-      case 'greater_than': return `${value} ${check.inclusive ? '>=' : '>'} ${Number(check.value)}`;
-      case 'less_than': return `${value} ${check.inclusive ? '<=' : '<'} ${Number(check.value)}`;
+      case 'greater_than':
+        return `${value} ${check.inclusive ? '>=' : '>'} ${Number(check.value)}`;
+      case 'less_than':
+        return `${value} ${check.inclusive ? '<=' : '<'} ${Number(check.value)}`;
       case 'number_format':
         if (check.format === 'safeint') return 'true'; // in the expression itself
         throw unsupported(`number format "${check.format}"`);
-      case 'min_length': return `${value}.length >= ${Number(check.minimum)}`;
-      case 'max_length': return `${value}.length <= ${Number(check.maximum)}`;
-      case 'length_equals': return `${value}.length === ${Number(check.length)}`;
+      case 'min_length':
+        return `${value}.length >= ${Number(check.minimum)}`;
+      case 'max_length':
+        return `${value}.length <= ${Number(check.maximum)}`;
+      case 'length_equals':
+        return `${value}.length === ${Number(check.length)}`;
       case 'string_format':
         if (check.format === 'regex' && check.pattern) {
           this.constants.push(new RegExp(check.pattern.source, check.pattern.flags.replace(/[gy]/g, '')));
           return `constants[${this.constants.length - 1}].test(${value})`;
         }
         throw unsupported(`string format "${check.format}"`);
-      default: throw unsupported(`check "${check.check}" on ${type}`);
+      default:
+        throw unsupported(`check "${check.check}" on ${type}`);
     }
   }
 
@@ -206,13 +245,28 @@ function neverChanges(schema: unknown, visiting: Set<unknown>): boolean {
   visiting.add(schema);
   const def = defOf(schema);
   switch (def.type) {
-    case 'string': case 'number': case 'boolean': case 'null': case 'unknown': case 'any': case 'literal': case 'enum': return true;
-    case 'optional': case 'nullable': return neverChanges(def.innerType, visiting);
-    case 'lazy': return neverChanges((def.getter as () => unknown)(), visiting);
-    case 'array': return neverChanges(def.element, visiting);
-    case 'record': return neverChanges(def.valueType, visiting);
-    case 'union': return (def.options as unknown[]).every((option) => neverChanges(option, visiting));
-    default: return false;
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'null':
+    case 'unknown':
+    case 'any':
+    case 'literal':
+    case 'enum':
+      return true;
+    case 'optional':
+    case 'nullable':
+      return neverChanges(def.innerType, visiting);
+    case 'lazy':
+      return neverChanges((def.getter as () => unknown)(), visiting);
+    case 'array':
+      return neverChanges(def.element, visiting);
+    case 'record':
+      return neverChanges(def.valueType, visiting);
+    case 'union':
+      return (def.options as unknown[]).every((option) => neverChanges(option, visiting));
+    default:
+      return false;
   }
 }
 

@@ -64,6 +64,8 @@ export const Summary = z.object({
   synthetic: z.boolean().default(false),
   groups: z.array(SummaryGroup),
   /** Per provider × model × surface: expected action × chosen (incl. `(no call)`, `(unknown tool)`). */
-  confusion: z.array(z.object({ provider: z.string(), model: z.string(), surface: z.string(), cells: z.array(ConfusionCell) })),
+  confusion: z.array(
+    z.object({ provider: z.string(), model: z.string(), surface: z.string(), cells: z.array(ConfusionCell) }),
+  ),
 });
 export type Summary = z.infer<typeof Summary>;

@@ -47,7 +47,12 @@ export type SurfaceFile = z.infer<typeof SurfaceFile>;
 /** How one exposed tool maps proposals back to actions. */
 export const ToolMapping = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('identity'), action: z.string() }),
-  z.object({ kind: z.literal('multiplexed'), field: z.string(), arguments: z.string().nullable(), map: z.record(z.string(), z.string()) }),
+  z.object({
+    kind: z.literal('multiplexed'),
+    field: z.string(),
+    arguments: z.string().nullable(),
+    map: z.record(z.string(), z.string()),
+  }),
 ]);
 export type ToolMapping = z.infer<typeof ToolMapping>;
 

@@ -47,7 +47,9 @@ export const RuntimeContract = z.object({
   /** Argument field that carries the idempotency key; null when not idempotent. */
   idempotency_key: z.string().nullable().default(null),
   /** A transient tool's timeouts are retryable. */
-  retry: z.object({ transient: z.boolean().default(false), max_attempts: z.number().int().min(1).default(1) }).default({ transient: false, max_attempts: 1 }),
+  retry: z
+    .object({ transient: z.boolean().default(false), max_attempts: z.number().int().min(1).default(1) })
+    .default({ transient: false, max_attempts: 1 }),
   timeout_ms: z.number().int().positive().default(5_000),
 });
 export type RuntimeContract = z.infer<typeof RuntimeContract>;

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 
 /** Every structured error category the registry can return (SPEC §4). */
-export const ToolErrorCategory = z.enum(['validation', 'policy', 'not_found', 'conflict', 'dependency', 'internal', 'routing']);
+export const ToolErrorCategory = z.enum([
+  'validation',
+  'policy',
+  'not_found',
+  'conflict',
+  'dependency',
+  'internal',
+  'routing',
+]);
 export type ToolErrorCategory = z.infer<typeof ToolErrorCategory>;
 
 /**

@@ -54,7 +54,9 @@ export function validateToolNames(names: readonly string[]): string[] {
     const encoded = encodeToolName(name);
     const other = seen.get(encoded);
     if (other !== undefined && other !== name) {
-      problems.push(`tool names "${other}" and "${name}" both encode to "${encoded}" for providers that only accept ${PROVIDER_NAME_PATTERN}`);
+      problems.push(
+        `tool names "${other}" and "${name}" both encode to "${encoded}" for providers that only accept ${PROVIDER_NAME_PATTERN}`,
+      );
     }
     seen.set(encoded, name);
   }

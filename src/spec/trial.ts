@@ -30,7 +30,10 @@ export const CallRecord = z.object({
     z.object({ ok: z.literal(false), error: ToolError }),
   ]),
   /** Set when a task fault produced this outcome instead of the registry. */
-  fault: z.object({ error: z.string().nullable(), inject: z.boolean(), good_next: z.string().nullable() }).nullable().default(null),
+  fault: z
+    .object({ error: z.string().nullable(), inject: z.boolean(), good_next: z.string().nullable() })
+    .nullable()
+    .default(null),
   /** Was an approval for exactly these arguments present when invoked? */
   approved: z.boolean().default(false),
   latency_ms: z.number().nonnegative().default(0),
@@ -84,7 +87,15 @@ export const TrialRecord = z.object({
    * a later turn of the conversation the model produced, and the trial is
    * scored on the turns received. `scope`: see FailureScope (absent = transient).
    */
-  error: z.object({ status: z.number().nullable(), message: z.string(), retryable: z.boolean(), scope: z.enum(['run', 'request']).optional() }).nullable().default(null),
+  error: z
+    .object({
+      status: z.number().nullable(),
+      message: z.string(),
+      retryable: z.boolean(),
+      scope: z.enum(['run', 'request']).optional(),
+    })
+    .nullable()
+    .default(null),
   stop_reason: z.enum(['answered', 'max_turns', 'max_calls', 'errored', 'rejected']),
   requests: z.array(RequestSummary),
   turns: z.array(ModelTurn),

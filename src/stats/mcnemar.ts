@@ -12,7 +12,10 @@ import { binomialTwoSidedP } from './binomial.ts';
  * is computed in log space.
  */
 export function mcnemarExact(b: number, c: number): number {
-  for (const [name, value] of [['b', b], ['c', c]] as const) {
+  for (const [name, value] of [
+    ['b', b],
+    ['c', c],
+  ] as const) {
     if (!Number.isInteger(value) || value < 0) {
       throw new RangeError(`${name} must be a non-negative integer count of discordant pairs, got ${value}`);
     }

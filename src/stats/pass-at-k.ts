@@ -6,8 +6,10 @@ export interface TaskTrials {
 
 function assertTrials(n: number, c: number, k: number): void {
   if (!Number.isInteger(n) || n < 1) throw new RangeError(`n must be a positive integer, got ${n}`);
-  if (!Number.isInteger(c) || c < 0 || c > n) throw new RangeError(`c must be an integer within [0, n], got ${c} of ${n}`);
-  if (!Number.isInteger(k) || k < 1 || k > n) throw new RangeError(`k must be an integer within [1, n], got ${k} with n = ${n}`);
+  if (!Number.isInteger(c) || c < 0 || c > n)
+    throw new RangeError(`c must be an integer within [0, n], got ${c} of ${n}`);
+  if (!Number.isInteger(k) || k < 1 || k > n)
+    throw new RangeError(`k must be an integer within [1, n], got ${k} with n = ${n}`);
 }
 
 /**

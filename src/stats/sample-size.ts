@@ -9,11 +9,20 @@ import { normalQuantile } from './normal.ts';
  * difference needs at least that much discordance (δ = p10 − p01 ≤ p10 +
  * p01), so ψ is raised to |δ| when below it.
  */
-export function pairsToDetect(difference: number, discordance: number, options: { alpha?: number; power?: number } = {}): number | null {
+export function pairsToDetect(
+  difference: number,
+  discordance: number,
+  options: { alpha?: number; power?: number } = {},
+): number | null {
   const delta = Math.abs(difference);
   if (delta === 0 || discordance === 0) return null;
   const psi = Math.min(1, Math.max(discordance, delta));
-  const n = connorSampleSize(delta, psi, normalQuantile(1 - (options.alpha ?? 0.05) / 2), normalQuantile(options.power ?? 0.8));
+  const n = connorSampleSize(
+    delta,
+    psi,
+    normalQuantile(1 - (options.alpha ?? 0.05) / 2),
+    normalQuantile(options.power ?? 0.8),
+  );
   return Number.isFinite(n) ? Math.ceil(n) : null;
 }
 
@@ -34,9 +43,13 @@ export interface PairedCounts {
  * when it cannot be said (not binary, or nothing discordant).
  */
 export function moreTasksToDetect(metric: PairedCounts): { moreTasks: number; trialsPerTask: number } | null {
-  if (!metric.binary || metric.difference === null || metric.mcnemar === null || metric.n === 0 || metric.tasks === 0) return null;
+  if (!metric.binary || metric.difference === null || metric.mcnemar === null || metric.n === 0 || metric.tasks === 0)
+    return null;
   const needed = pairsToDetect(metric.difference, (metric.mcnemar.b + metric.mcnemar.c) / metric.n);
   if (needed === null) return null;
   const trialsPerTask = metric.n / metric.tasks;
-  return { moreTasks: Math.max(0, Math.ceil(needed / trialsPerTask) - metric.tasks), trialsPerTask: Math.round(trialsPerTask * 10) / 10 };
+  return {
+    moreTasks: Math.max(0, Math.ceil(needed / trialsPerTask) - metric.tasks),
+    trialsPerTask: Math.round(trialsPerTask * 10) / 10,
+  };
 }

@@ -1,6 +1,22 @@
 import { z } from 'zod';
-import { defineDomain, defineToolFor, fail, toolErrorFor, type ActionSpec, type ErrorTable, type Json, type ToolError } from 'toolmark';
-import { createBillingState, openBalanceCents, refundableCents, REFUND_WINDOW_START, type BillingState, type Invoice } from './fixture.ts';
+import {
+  defineDomain,
+  defineToolFor,
+  fail,
+  toolErrorFor,
+  type ActionSpec,
+  type ErrorTable,
+  type Json,
+  type ToolError,
+} from 'toolmark';
+import {
+  createBillingState,
+  openBalanceCents,
+  refundableCents,
+  REFUND_WINDOW_START,
+  type BillingState,
+  type Invoice,
+} from './fixture.ts';
 
 /**
  * The billing domain: namespaced actions with deliberate near-synonyms
@@ -39,7 +55,13 @@ const POLICY: Record<string, Omit<ActionSpec, 'id' | 'description'>> = {
   'billing.customer.get': READ,
   'billing.customer.search': READ,
   'billing.refund.preview': READ,
-  'billing.refund.submit': { effect: 'write', permission: 'billing:refund', approval: 'required', idempotency_key: 'refund_id', preview: 'billing.refund.preview' },
+  'billing.refund.submit': {
+    effect: 'write',
+    permission: 'billing:refund',
+    approval: 'required',
+    idempotency_key: 'refund_id',
+    preview: 'billing.refund.preview',
+  },
 };
 
 const InvoiceOutput = z.object({
@@ -55,39 +77,71 @@ const InvoiceOutput = z.object({
 });
 
 function showInvoice(invoice: Invoice, archived: boolean): z.infer<typeof InvoiceOutput> {
-  return { ...invoice, refundable_cents: invoice.status === 'paid' && !archived ? refundableCents(invoice) : 0, archived };
+  return {
+    ...invoice,
+    refundable_cents: invoice.status === 'paid' && !archived ? refundableCents(invoice) : 0,
+    archived,
+  };
 }
 
 function invoiceNotFound(state: BillingState, invoiceId: string): ToolError {
   if (state.archive.has(invoiceId)) {
-    return toolError('invoice_not_found', `${invoiceId} is not in the current ledger; invoices older than 12 months are kept in the archive.`, { invoice_id: invoiceId, archived: true });
+    return toolError(
+      'invoice_not_found',
+      `${invoiceId} is not in the current ledger; invoices older than 12 months are kept in the archive.`,
+      { invoice_id: invoiceId, archived: true },
+    );
   }
   return toolError('invoice_not_found', `No invoice ${invoiceId}.`, { invoice_id: invoiceId });
 }
 
 /** The refund rules shared by preview and submit: an error, or the invoice it applies to. */
-function checkRefund(state: BillingState, invoiceId: string, amountCents: number): { error: ToolError } | { invoice: Invoice } {
+function checkRefund(
+  state: BillingState,
+  invoiceId: string,
+  amountCents: number,
+): { error: ToolError } | { invoice: Invoice } {
   const invoice = state.invoices.get(invoiceId);
   if (!invoice) {
     if (state.archive.has(invoiceId)) {
-      return { error: toolError('refund_window_closed', `${invoiceId} was issued before ${REFUND_WINDOW_START} and is outside the 12-month refund window.`, { invoice_id: invoiceId }) };
+      return {
+        error: toolError(
+          'refund_window_closed',
+          `${invoiceId} was issued before ${REFUND_WINDOW_START} and is outside the 12-month refund window.`,
+          { invoice_id: invoiceId },
+        ),
+      };
     }
     return { error: invoiceNotFound(state, invoiceId) };
   }
   if (invoice.status === 'void') {
-    return { error: toolError('invoice_void', `${invoiceId} is void; a void invoice cannot be refunded.`, { invoice_id: invoiceId, status: 'void' }) };
+    return {
+      error: toolError('invoice_void', `${invoiceId} is void; a void invoice cannot be refunded.`, {
+        invoice_id: invoiceId,
+        status: 'void',
+      }),
+    };
   }
   if (invoice.status === 'open') {
-    return { error: toolError('invoice_unpaid', `${invoiceId} is still open (unpaid); only paid invoices can be refunded.`, { invoice_id: invoiceId, status: 'open' }) };
+    return {
+      error: toolError('invoice_unpaid', `${invoiceId} is still open (unpaid); only paid invoices can be refunded.`, {
+        invoice_id: invoiceId,
+        status: 'open',
+      }),
+    };
   }
   const refundable = refundableCents(invoice);
   if (amountCents > refundable) {
     return {
-      error: toolError('refund_exceeds_balance', `Refund of ${amountCents} cents exceeds the ${refundable} cents still refundable on ${invoiceId}.`, {
-        invoice_id: invoiceId,
-        amount_cents: amountCents,
-        refundable_cents: refundable,
-      }),
+      error: toolError(
+        'refund_exceeds_balance',
+        `Refund of ${amountCents} cents exceeds the ${refundable} cents still refundable on ${invoiceId}.`,
+        {
+          invoice_id: invoiceId,
+          amount_cents: amountCents,
+          refundable_cents: refundable,
+        },
+      ),
     };
   }
   return { invoice };
@@ -104,7 +158,8 @@ function decodeCursor(cursor: string): number | null {
 
 const invoiceGet = defineTool({
   name: 'billing.invoice.get',
-  description: 'Read one invoice from the current ledger (issued in the last 12 months) by its ID. Fast. Never changes anything.',
+  description:
+    'Read one invoice from the current ledger (issued in the last 12 months) by its ID. Fast. Never changes anything.',
   input: z.object({ invoice_id: INVOICE_ID.describe('Invoice ID, e.g. INV-1003') }),
   output: InvoiceOutput,
   runtime: { timeout_ms: 2_000 },
@@ -116,7 +171,8 @@ const invoiceGet = defineTool({
 
 const invoiceList = defineTool({
   name: 'billing.invoice.list',
-  description: "List one customer's current invoices, newest first, optionally filtered by status. Paginated: pass next_cursor back to get the next page.",
+  description:
+    "List one customer's current invoices, newest first, optionally filtered by status. Paginated: pass next_cursor back to get the next page.",
   input: z.object({
     customer_id: CUSTOMER_ID.describe('Customer ID, e.g. C-3'),
     status: z.enum(['paid', 'open', 'void']).optional().describe('Only invoices with this status'),
@@ -124,21 +180,36 @@ const invoiceList = defineTool({
     cursor: z.string().optional().describe('next_cursor from the previous page'),
   }),
   output: z.object({
-    invoices: z.array(z.object({ id: z.string(), amount_cents: z.number().int(), issued_on: z.string(), status: z.string() })),
+    invoices: z.array(
+      z.object({ id: z.string(), amount_cents: z.number().int(), issued_on: z.string(), status: z.string() }),
+    ),
     next_cursor: z.string().nullable(),
   }),
   runtime: { timeout_ms: 2_000 },
   handler({ customer_id, status, limit, cursor }, { state }) {
-    if (!state.customers.has(customer_id)) return fail(toolError('customer_not_found', `No customer ${customer_id}.`, { customer_id }));
+    if (!state.customers.has(customer_id))
+      return fail(toolError('customer_not_found', `No customer ${customer_id}.`, { customer_id }));
     const offset = cursor === undefined ? 0 : decodeCursor(cursor);
-    if (offset === null) return fail(toolError('invalid_cursor', `Cursor "${cursor}" was not issued by this tool; omit it to start from the first page.`, { cursor }));
+    if (offset === null)
+      return fail(
+        toolError(
+          'invalid_cursor',
+          `Cursor "${cursor}" was not issued by this tool; omit it to start from the first page.`,
+          { cursor },
+        ),
+      );
     const matching = [...state.invoices.values()]
       .filter((invoice) => invoice.customer_id === customer_id && (status === undefined || invoice.status === status))
       .sort((a, b) => b.issued_on.localeCompare(a.issued_on));
     const size = limit ?? PAGE_SIZE_DEFAULT;
     const page = matching.slice(offset, offset + size);
     return {
-      invoices: page.map(({ id, amount_cents, issued_on, status: invoiceStatus }) => ({ id, amount_cents, issued_on, status: invoiceStatus })),
+      invoices: page.map(({ id, amount_cents, issued_on, status: invoiceStatus }) => ({
+        id,
+        amount_cents,
+        issued_on,
+        status: invoiceStatus,
+      })),
       next_cursor: offset + size < matching.length ? encodeCursor(offset + size) : null,
     };
   },
@@ -146,10 +217,17 @@ const invoiceList = defineTool({
 
 const invoiceLookupArchive = defineTool({
   name: 'billing.invoice.lookup_archive',
-  description: 'Look up an archived invoice (issued more than 12 months ago) by its ID. Slow and sometimes times out; retrying is safe.',
+  description:
+    'Look up an archived invoice (issued more than 12 months ago) by its ID. Slow and sometimes times out; retrying is safe.',
   input: z.object({
     invoice_id: INVOICE_ID.describe('Archived invoice ID, e.g. INV-0904'),
-    simulated_latency_ms: z.number().int().min(0).max(5_000).optional().describe('Test hook: how long the archive takes to answer (default 150)'),
+    simulated_latency_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(5_000)
+      .optional()
+      .describe('Test hook: how long the archive takes to answer (default 150)'),
   }),
   output: InvoiceOutput,
   runtime: { retry: { transient: true, max_attempts: 3 }, timeout_ms: 1_000 },
@@ -158,7 +236,9 @@ const invoiceLookupArchive = defineTool({
     const invoice = state.archive.get(invoice_id);
     if (invoice) return showInvoice(invoice, true);
     const hint = state.invoices.has(invoice_id) ? ' It is a current invoice, not an archived one.' : '';
-    return fail(toolError('invoice_not_found', `No archived invoice ${invoice_id}.${hint}`, { invoice_id, current: hint !== '' }));
+    return fail(
+      toolError('invoice_not_found', `No archived invoice ${invoice_id}.${hint}`, { invoice_id, current: hint !== '' }),
+    );
   },
 });
 
@@ -166,7 +246,14 @@ const customerGet = defineTool({
   name: 'billing.customer.get',
   description: 'Read one customer account by customer ID: name, email, plan and open (unpaid) balance.',
   input: z.object({ customer_id: CUSTOMER_ID.describe('Customer ID, e.g. C-3') }),
-  output: z.object({ id: z.string(), name: z.string(), email: z.string(), plan: z.string(), open_balance_cents: z.number().int(), invoice_count: z.number().int() }),
+  output: z.object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    plan: z.string(),
+    open_balance_cents: z.number().int(),
+    invoice_count: z.number().int(),
+  }),
   runtime: { timeout_ms: 2_000 },
   handler({ customer_id }, { state }) {
     const customer = state.customers.get(customer_id);
@@ -178,7 +265,8 @@ const customerGet = defineTool({
 
 const customerSearch = defineTool({
   name: 'billing.customer.search',
-  description: 'Find customers whose name contains the given text (case-insensitive). Use it when you know a name but not the customer ID.',
+  description:
+    'Find customers whose name contains the given text (case-insensitive). Use it when you know a name but not the customer ID.',
   input: z.object({ name: z.string().min(2).describe('Part of the customer name, e.g. "Acme"') }),
   output: z.object({ customers: z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })) }),
   runtime: { timeout_ms: 2_000 },
@@ -228,10 +316,15 @@ const refundPreview = defineTool({
 
 const refundSubmit = defineTool({
   name: 'billing.refund.submit',
-  description: 'Refund money on a paid invoice. Moves money; needs approval. refund_id makes retries safe: the same refund_id never refunds twice.',
+  description:
+    'Refund money on a paid invoice. Moves money; needs approval. refund_id makes retries safe: the same refund_id never refunds twice.',
   input: z.object({
     ...RefundInput,
-    refund_id: z.string().min(1).max(64).describe('Idempotency key you choose for this refund, e.g. "rf-inv1003-1"; reuse it when retrying'),
+    refund_id: z
+      .string()
+      .min(1)
+      .max(64)
+      .describe('Idempotency key you choose for this refund, e.g. "rf-inv1003-1"; reuse it when retrying'),
   }),
   output: z.object({
     refund_id: z.string(),
@@ -247,7 +340,11 @@ const refundSubmit = defineTool({
     // The registry replays receipts first; this guard keeps the backend honest on its own.
     const earlier = state.refunds.find((refund) => refund.refund_id === refund_id);
     if (earlier && (earlier.invoice_id !== invoice_id || earlier.amount_cents !== amount_cents)) {
-      return fail(toolError('idempotency_conflict', `refund_id ${refund_id} was already used for a different refund.`, { refund_id }));
+      return fail(
+        toolError('idempotency_conflict', `refund_id ${refund_id} was already used for a different refund.`, {
+          refund_id,
+        }),
+      );
     }
     const checked = checkRefund(state, invoice_id, earlier ? 0 : amount_cents);
     if ('error' in checked) return fail(checked.error);
@@ -272,17 +369,23 @@ const refundSubmit = defineTool({
 const TOOLS = [invoiceGet, invoiceList, invoiceLookupArchive, customerGet, customerSearch, refundPreview, refundSubmit];
 
 /** Each narrow tool is exactly one action, described as the tool is, with the contract from POLICY. */
-const ACTIONS: ActionSpec[] = TOOLS.map((tool) => ({ id: tool.name, description: tool.description, ...POLICY[tool.name]! }));
+const ACTIONS: ActionSpec[] = TOOLS.map((tool) => ({
+  id: tool.name,
+  description: tool.description,
+  ...POLICY[tool.name]!,
+}));
 
 function refundsByInvoice(state: BillingState): Json {
   const totals: Record<string, number> = {};
-  for (const refund of state.refunds) totals[refund.invoice_id] = (totals[refund.invoice_id] ?? 0) + refund.amount_cents;
+  for (const refund of state.refunds)
+    totals[refund.invoice_id] = (totals[refund.invoice_id] ?? 0) + refund.amount_cents;
   return totals;
 }
 
 export default defineDomain<BillingState>({
   name: 'billing',
-  description: 'Invoices, customers and refunds: namespaced actions with near-synonyms (fast vs archive lookup, preview vs submit).',
+  description:
+    'Invoices, customers and refunds: namespaced actions with near-synonyms (fast vs archive lookup, preview vs submit).',
   actions: ACTIONS,
   tools: TOOLS,
   errors: BILLING_ERRORS,

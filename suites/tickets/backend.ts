@@ -26,7 +26,12 @@ export function createTicketState(): TicketState {
   const tickets = new Map<string, Ticket>();
   for (let number = FIRST_TICKET; number <= LAST_TICKET; number += 1) {
     const id = `T-${number}`;
-    tickets.set(id, { id, status: number % 3 === 0 ? 'waiting' : 'open', subject: `Support request ${number}`, followups: [] });
+    tickets.set(id, {
+      id,
+      status: number % 3 === 0 ? 'waiting' : 'open',
+      subject: `Support request ${number}`,
+      followups: [],
+    });
   }
   return { tickets, recorded: [] };
 }

@@ -6,9 +6,30 @@ import { ticketOperation } from './wide-tool.ts';
 
 /** The actions, each with its runtime contract: declared here once, enforced by the tool of the same name. */
 const actions: ActionSpec[] = [
-  { id: 'ticket.get', description: 'Read one ticket by ID.', effect: 'read', permission: 'ticket:read', approval: 'never', idempotency_key: null },
-  { id: 'ticket.list', description: 'List tickets, one bounded page at a time.', effect: 'read', permission: 'ticket:read', approval: 'never', idempotency_key: null },
-  { id: 'ticket.preview_followup', description: 'Preview a follow-up note without writing it.', effect: 'read', permission: 'ticket:read', approval: 'never', idempotency_key: null },
+  {
+    id: 'ticket.get',
+    description: 'Read one ticket by ID.',
+    effect: 'read',
+    permission: 'ticket:read',
+    approval: 'never',
+    idempotency_key: null,
+  },
+  {
+    id: 'ticket.list',
+    description: 'List tickets, one bounded page at a time.',
+    effect: 'read',
+    permission: 'ticket:read',
+    approval: 'never',
+    idempotency_key: null,
+  },
+  {
+    id: 'ticket.preview_followup',
+    description: 'Preview a follow-up note without writing it.',
+    effect: 'read',
+    permission: 'ticket:read',
+    approval: 'never',
+    idempotency_key: null,
+  },
   {
     id: 'ticket.record_followup',
     description: 'Add a follow-up note to a ticket.',
@@ -18,7 +39,14 @@ const actions: ActionSpec[] = [
     idempotency_key: 'action_id',
     preview: 'ticket.preview_followup',
   },
-  { id: 'ticket.lookup_slow', description: 'Read one ticket through the slow backup dependency.', effect: 'read', permission: 'ticket:read', approval: 'never', idempotency_key: null },
+  {
+    id: 'ticket.lookup_slow',
+    description: 'Read one ticket through the slow backup dependency.',
+    effect: 'read',
+    permission: 'ticket:read',
+    approval: 'never',
+    idempotency_key: null,
+  },
 ];
 
 /**

@@ -20,7 +20,8 @@ function generic(message = 'tool failed') {
 
 export const ticketOperation = defineToolFor<TicketState>()({
   name: 'ticket.operation',
-  description: 'Read or change support tickets and run ticket queries. operation: get, list, preview, record or slow; payload: its arguments.',
+  description:
+    'Read or change support tickets and run ticket queries. operation: get, list, preview, record or slow; payload: its arguments.',
   input: z.object({
     operation: z.string().describe('What to do.'),
     payload: z.record(z.string(), z.unknown()).optional().describe('Arguments for the operation.'),

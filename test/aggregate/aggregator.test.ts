@@ -4,10 +4,23 @@ import { scoreTrial } from '../../src/score/index.ts';
 import { type SummaryGroup, type TrialRecord } from '../../src/spec/index.ts';
 import { ACTIONS, call, record, task } from '../score/builders.ts';
 
-const getTask = task({ id: 't-get', kind: 'must-call', expect: { action: 'ticket.get', args: { ticket_id: 'T-102' } } });
+const getTask = task({
+  id: 't-get',
+  kind: 'must-call',
+  expect: { action: 'ticket.get', args: { ticket_id: 'T-102' } },
+});
 const abstainTask = task({ id: 't-abstain', kind: 'must-abstain', expect: { abstain: true } });
-const writeTask = task({ id: 't-write', kind: 'similar-tool', expect: { action: 'ticket.record_followup', distractors: ['ticket.preview_followup'] } });
-const heldTask = task({ id: 't-h', kind: 'must-call', split: 'heldout', expect: { action: 'ticket.get', args: { ticket_id: 'T-110' } } });
+const writeTask = task({
+  id: 't-write',
+  kind: 'similar-tool',
+  expect: { action: 'ticket.record_followup', distractors: ['ticket.preview_followup'] },
+});
+const heldTask = task({
+  id: 't-h',
+  kind: 'must-call',
+  split: 'heldout',
+  expect: { action: 'ticket.get', args: { ticket_id: 'T-110' } },
+});
 
 /**
  * Hand-built run (surface typed):
@@ -17,11 +30,28 @@ const heldTask = task({ id: 't-h', kind: 'must-call', split: 'heldout', expect: 
  * - t-h (heldout, must-call), 3 trials: right, no call, errored (provider failure)
  */
 function hand(): TrialRecord[] {
-  const get = (trial: number, action: string) => scoreTrial(record({ task: 't-get', trial, calls: [call(action, { ticket_id: 'T-102' })], final_text: 'open' }), getTask, ACTIONS);
-  const abstain = (trial: number, fields: Partial<TrialRecord>) => scoreTrial(record({ task: 't-abstain', kind: 'must-abstain', trial, ...fields }), abstainTask, ACTIONS);
-  const malformed = call('ticket.get', undefined, { raw: '{"ticket', parsed: false, schemaValid: false, routing: { kind: 'resolved', tool: 'ticket.get', action: 'ticket.get', args: null }, error: { code: 'invalid_arguments' } });
-  const blocked = call('ticket.record_followup', { ticket_id: 'T-101', note: 'n', action_id: 'a' }, { error: { code: 'approval_required', category: 'policy' } });
-  const held = (trial: number, fields: Partial<TrialRecord>) => scoreTrial(record({ task: 't-h', split: 'heldout', trial, ...fields }), heldTask, ACTIONS);
+  const get = (trial: number, action: string) =>
+    scoreTrial(
+      record({ task: 't-get', trial, calls: [call(action, { ticket_id: 'T-102' })], final_text: 'open' }),
+      getTask,
+      ACTIONS,
+    );
+  const abstain = (trial: number, fields: Partial<TrialRecord>) =>
+    scoreTrial(record({ task: 't-abstain', kind: 'must-abstain', trial, ...fields }), abstainTask, ACTIONS);
+  const malformed = call('ticket.get', undefined, {
+    raw: '{"ticket',
+    parsed: false,
+    schemaValid: false,
+    routing: { kind: 'resolved', tool: 'ticket.get', action: 'ticket.get', args: null },
+    error: { code: 'invalid_arguments' },
+  });
+  const blocked = call(
+    'ticket.record_followup',
+    { ticket_id: 'T-101', note: 'n', action_id: 'a' },
+    { error: { code: 'approval_required', category: 'policy' } },
+  );
+  const held = (trial: number, fields: Partial<TrialRecord>) =>
+    scoreTrial(record({ task: 't-h', split: 'heldout', trial, ...fields }), heldTask, ACTIONS);
   return [
     get(0, 'ticket.get'),
     get(1, 'ticket.get'),
@@ -29,7 +59,11 @@ function hand(): TrialRecord[] {
     abstain(0, { final_text: 'The capital of France is Paris.' }),
     abstain(1, { final_text: 'Which ticket do you mean?' }),
     abstain(2, { calls: [malformed] }),
-    scoreTrial(record({ task: 't-write', kind: 'similar-tool', calls: [blocked], final_text: 'May I record it?' }), writeTask, ACTIONS),
+    scoreTrial(
+      record({ task: 't-write', kind: 'similar-tool', calls: [blocked], final_text: 'May I record it?' }),
+      writeTask,
+      ACTIONS,
+    ),
     held(0, { calls: [call('ticket.get', { ticket_id: 'T-110' })] }),
     held(1, { final_text: 'I do not know.' }),
     held(2, { status: 'errored', stop_reason: 'errored', error: { status: 500, message: 'boom', retryable: true } }),
@@ -37,7 +71,11 @@ function hand(): TrialRecord[] {
 }
 
 function summarize(records: TrialRecord[]) {
-  const aggregator = createAggregator({ runId: 'r1', prices: { fixture: { input_per_million: 1, output_per_million: 2 } }, synthetic: true });
+  const aggregator = createAggregator({
+    runId: 'r1',
+    prices: { fixture: { input_per_million: 1, output_per_million: 2 } },
+    synthetic: true,
+  });
   for (const entry of records) aggregator.add(entry);
   return aggregator.finish();
 }
@@ -53,12 +91,23 @@ describe('createAggregator', () => {
 
   it('makes one group per split × kind present, plus the all rows, in a stable order', () => {
     expect(summary.groups.map((group) => `${group.split}/${group.kind}`)).toEqual([
-      'train/must-call', 'train/must-abstain', 'train/similar-tool', 'train/all',
-      'heldout/must-call', 'heldout/all',
-      'all/must-call', 'all/must-abstain', 'all/similar-tool', 'all/all',
+      'train/must-call',
+      'train/must-abstain',
+      'train/similar-tool',
+      'train/all',
+      'heldout/must-call',
+      'heldout/all',
+      'all/must-call',
+      'all/must-abstain',
+      'all/similar-tool',
+      'all/all',
     ]);
     expect(summary).toMatchObject({ v: 1, run_id: 'r1', synthetic: true });
-    expect(groupOf(summary.groups, 'all', 'all')).toMatchObject({ provider: 'replay', model: 'fixture', surface: 'typed' });
+    expect(groupOf(summary.groups, 'all', 'all')).toMatchObject({
+      provider: 'replay',
+      model: 'fixture',
+      surface: 'typed',
+    });
   });
 
   it('train/all: counts checked by hand', () => {
@@ -89,7 +138,7 @@ describe('createAggregator', () => {
     expect(task_success.value).toBeCloseTo(2 / 3, 10);
     const both = summarize(hand().filter((entry) => entry.task === 't-get' || entry.task === 't-abstain'));
     const interval = groupOf(both.groups, 'train', 'all').task_success.ci95!;
-    expect(interval[0]).toBeCloseTo(0.3000, 3);
+    expect(interval[0]).toBeCloseTo(0.3, 3);
     expect(interval[1]).toBeCloseTo(0.9032, 3);
   });
 
@@ -141,15 +190,19 @@ describe('createAggregator', () => {
   });
 
   it('per-action confusion matrix for must-call and similar-tool, incl. (no call)', () => {
-    expect(summary.confusion).toEqual([{
-      provider: 'replay', model: 'fixture', surface: 'typed',
-      cells: [
-        { expected: 'ticket.get', chosen: '(no call)', count: 1 },
-        { expected: 'ticket.get', chosen: 'ticket.get', count: 3 },
-        { expected: 'ticket.get', chosen: 'ticket.lookup_slow', count: 1 },
-        { expected: 'ticket.record_followup', chosen: 'ticket.record_followup', count: 1 },
-      ],
-    }]);
+    expect(summary.confusion).toEqual([
+      {
+        provider: 'replay',
+        model: 'fixture',
+        surface: 'typed',
+        cells: [
+          { expected: 'ticket.get', chosen: '(no call)', count: 1 },
+          { expected: 'ticket.get', chosen: 'ticket.get', count: 3 },
+          { expected: 'ticket.get', chosen: 'ticket.lookup_slow', count: 1 },
+          { expected: 'ticket.record_followup', chosen: 'ticket.record_followup', count: 1 },
+        ],
+      },
+    ]);
   });
 
   it('keeps surfaces and models apart', () => {
@@ -157,10 +210,12 @@ describe('createAggregator', () => {
     const other = records.map((entry) => ({ ...entry, surface: 'wide' }));
     const two = summarize([...records, ...other]);
     expect(new Set(two.groups.map((group) => group.surface))).toEqual(new Set(['typed', 'wide']));
-    expect(two.groups.filter((group) => group.split === 'all' && group.kind === 'all').map((group) => group.trials)).toEqual([3, 3]);
+    expect(
+      two.groups.filter((group) => group.split === 'all' && group.kind === 'all').map((group) => group.trials),
+    ).toEqual([3, 3]);
   });
 
-  it('gives the same summary whether a task\'s trials arrive together or interleaved with other tasks', () => {
+  it("gives the same summary whether a task's trials arrive together or interleaved with other tasks", () => {
     const typed = hand();
     const wide = typed.map((entry) => ({ ...entry, surface: 'wide' }));
     const together = summarize([...typed, ...wide]);
@@ -168,8 +223,15 @@ describe('createAggregator', () => {
     // order, which the mean over tasks of pass@k sums in).
     const interleaved = summarize(typed.flatMap((entry, index) => [entry, wide[index]!]));
     expect(interleaved.groups).toEqual(together.groups);
-    const bySurface = (summary: typeof together) => [...summary.confusion].sort((a, b) => a.surface.localeCompare(b.surface));
+    const bySurface = (summary: typeof together) =>
+      [...summary.confusion].sort((a, b) => a.surface.localeCompare(b.surface));
     expect(bySurface(interleaved)).toEqual(bySurface(together));
-    expect(groupOf(together.groups.filter((group) => group.surface === 'wide'), 'all', 'all').trials).toBe(typed.length);
+    expect(
+      groupOf(
+        together.groups.filter((group) => group.surface === 'wide'),
+        'all',
+        'all',
+      ).trials,
+    ).toBe(typed.length);
   });
 });

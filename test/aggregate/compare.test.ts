@@ -20,20 +20,33 @@ function cli(args: string[]) {
 }
 
 const metricOf = (comparison: Comparison, split: string, kind: string, metric: string) =>
-  comparison.sections.find((section) => section.split === split && section.kind === kind)!.metrics.find((entry) => entry.metric === metric)!;
+  comparison.sections
+    .find((section) => section.split === split && section.kind === kind)!
+    .metrics.find((entry) => entry.metric === metric)!;
 
 describe('compare two runs', () => {
   const root = projectRoot();
   const { a, b } = overfitPair();
   const dirA = writeRun(root, 'run-a', a);
-  const dirB = writeRun(root, 'run-b', b.map((spec) => ({ ...spec, schemaTokens: 350 })));
+  const dirB = writeRun(
+    root,
+    'run-b',
+    b.map((spec) => ({ ...spec, schemaTokens: 350 })),
+  );
 
   it('pairs by task and trial across surfaces and gives the exact McNemar p for b = 1, c = 8', async () => {
     const comparison = await compareSides(side(dirA), side(dirB));
-    expect(comparison.pairing).toEqual({ key: ['domain', 'task', 'trial'], pairs: 18, unpaired_a: 0, unpaired_b: 0, errored: 0, split_trials: false });
+    expect(comparison.pairing).toEqual({
+      key: ['domain', 'task', 'trial'],
+      pairs: 18,
+      unpaired_a: 0,
+      unpaired_b: 0,
+      errored: 0,
+      split_trials: false,
+    });
     const success = metricOf(comparison, 'train', 'all', 'task_success');
     // Two-sided exact binomial: 2 · P(X ≤ 1 | n = 9, p = ½) = 2 · (C(9,0) + C(9,1)) / 2⁹ = 2 · 10 / 512.
-    expect(success.mcnemar).toEqual({ b: 1, c: 8, p: 2 * (1 + 9) / 512 });
+    expect(success.mcnemar).toEqual({ b: 1, c: 8, p: (2 * (1 + 9)) / 512 });
     expect(success.mcnemar!.p).toBe(0.0390625);
     expect(success.a).toBeCloseTo(4 / 12, 12);
     expect(success.b).toBeCloseTo(11 / 12, 12);
@@ -47,7 +60,16 @@ describe('compare two runs', () => {
   it('lists the tasks that flipped each way and the schema-token difference', async () => {
     const comparison = await compareSides(side(dirA), side(dirB));
     const train = comparison.sections.find((section) => section.split === 'train' && section.kind === 'all')!;
-    expect(train.flipped.better.map((task) => task.task)).toEqual(['tickets/train-0', 'tickets/train-1', 'tickets/train-2', 'tickets/train-3', 'tickets/train-4', 'tickets/train-5', 'tickets/train-6', 'tickets/train-7']);
+    expect(train.flipped.better.map((task) => task.task)).toEqual([
+      'tickets/train-0',
+      'tickets/train-1',
+      'tickets/train-2',
+      'tickets/train-3',
+      'tickets/train-4',
+      'tickets/train-5',
+      'tickets/train-6',
+      'tickets/train-7',
+    ]);
     expect(train.flipped.worse).toEqual([{ task: 'tickets/train-8', a: { c: 1, n: 1 }, b: { c: 0, n: 1 } }]);
     expect(train.schema_tokens).toEqual({ a: 400, b: 350, difference: -50 });
   });
@@ -55,7 +77,13 @@ describe('compare two runs', () => {
   it('flags a train improvement that held-out does not confirm as likely overfit', async () => {
     const comparison = await compareSides(side(dirA), side(dirB));
     const heldout = metricOf(comparison, 'heldout', 'all', 'task_success');
-    expect(heldout).toMatchObject({ a: 0.5, b: 0.5, difference: 0, mcnemar: { b: 0, c: 0, p: 1 }, verdict: 'no detectable change' });
+    expect(heldout).toMatchObject({
+      a: 0.5,
+      b: 0.5,
+      difference: 0,
+      mcnemar: { b: 0, c: 0, p: 1 },
+      verdict: 'no detectable change',
+    });
     expect(comparison.heldout_check.status).toBe('overfit');
     expect(comparison.heldout_check.message).toContain('likely overfits the train tasks');
     expect(comparison.aa).toBe(false);
@@ -63,8 +91,12 @@ describe('compare two runs', () => {
   });
 
   it('held-out improving as well confirms the change', async () => {
-    const improved = overfitPair().b.map((spec): TrialSpec => (spec.split === 'heldout' ? { ...spec, outcome: 'pass' } : spec));
-    const heldoutA = overfitPair().a.map((spec): TrialSpec => (spec.split === 'heldout' ? { ...spec, outcome: 'fail' } : spec));
+    const improved = overfitPair().b.map((spec): TrialSpec =>
+      spec.split === 'heldout' ? { ...spec, outcome: 'pass' } : spec,
+    );
+    const heldoutA = overfitPair().a.map((spec): TrialSpec =>
+      spec.split === 'heldout' ? { ...spec, outcome: 'fail' } : spec,
+    );
     // 6 held-out tasks from fail to pass: McNemar p = 2 / 2⁶ = 0.03125
     const extra = Array.from({ length: 4 }, (_, index): [TrialSpec, TrialSpec] => [
       { task: `held-x${index}`, split: 'heldout', outcome: 'fail' },
@@ -82,7 +114,11 @@ describe('compare two runs', () => {
     const dirE = writeRun(root, 'run-e', withError);
     const comparison = await compareSides(side(dirA), side(dirE));
     expect(comparison.pairing).toMatchObject({ pairs: 17, errored: 1 });
-    expect(metricOf(comparison, 'train', 'all', 'task_success').mcnemar).toEqual({ b: 1, c: 7, p: 2 * (1 + 8) / 256 });
+    expect(metricOf(comparison, 'train', 'all', 'task_success').mcnemar).toEqual({
+      b: 1,
+      c: 7,
+      p: (2 * (1 + 8)) / 256,
+    });
   });
 
   it('renders markdown with both rates, the interval, p, verdicts and the held-out check', async () => {
@@ -135,7 +171,8 @@ describe('A/A compare: the noise floor', () => {
     const dirB = writeRun(root, 'aa-2', a);
     const comparison = await compareSides(side(dirA), side(dirB));
     expect(comparison.aa).toBe(true);
-    for (const section of comparison.sections) for (const metric of section.metrics) expect(metric.verdict).not.toMatch(/better|worse/);
+    for (const section of comparison.sections)
+      for (const metric of section.metrics) expect(metric.verdict).not.toMatch(/better|worse/);
     const floor = comparison.noise_floor.find((entry) => entry.split === 'all' && entry.metric === 'task_success')!;
     expect(floor).toMatchObject({ n: 18, difference: 0, low: 0, high: 0 });
     expect(floor.mde).toBeGreaterThan(0);
@@ -145,7 +182,8 @@ describe('A/A compare: the noise floor', () => {
   it('the same surface of one run pairs even with odd trials', async () => {
     const trials: TrialSpec[] = [];
     for (let index = 0; index < 5; index += 1) {
-      for (let trial = 0; trial < 4; trial += 1) trials.push({ task: `t${index}`, split: 'train', trial, outcome: (index + trial) % 3 === 0 ? 'fail' : 'pass' });
+      for (let trial = 0; trial < 4; trial += 1)
+        trials.push({ task: `t${index}`, split: 'train', trial, outcome: (index + trial) % 3 === 0 ? 'fail' : 'pass' });
     }
     writeRun(root, 'single', trials);
     const result = cli(['compare', '--run', 'single', 'typed', 'typed', '--json', '--root', root]);

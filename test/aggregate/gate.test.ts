@@ -9,15 +9,26 @@ import { overfitPair, projectRoot, writeRun, type TrialSpec } from './runs.ts';
 const REPO = resolve(import.meta.dirname, '../..');
 
 function gate(root: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [join(REPO, 'bin/toolmark.js'), 'gate', ...args, '--root', root], { cwd: REPO, encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [join(REPO, 'bin/toolmark.js'), 'gate', ...args, '--root', root], {
+    cwd: REPO,
+    encoding: 'utf8',
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 const { a: baseline, b: revision } = overfitPair();
 
 /** 30 held-out tasks that all pass in the baseline; in the regressed run 20 of them fail (a drop of 2/3). */
-const wideBaseline: TrialSpec[] = Array.from({ length: 30 }, (_, index) => ({ task: `h${index}`, split: 'heldout', outcome: 'pass' }));
-const dropped: TrialSpec[] = wideBaseline.map((spec, index) => ({ ...spec, surface: 'typed-v2', outcome: index < 20 ? 'fail' : 'pass' }));
+const wideBaseline: TrialSpec[] = Array.from({ length: 30 }, (_, index) => ({
+  task: `h${index}`,
+  split: 'heldout',
+  outcome: 'pass',
+}));
+const dropped: TrialSpec[] = wideBaseline.map((spec, index) => ({
+  ...spec,
+  surface: 'typed-v2',
+  outcome: index < 20 ? 'fail' : 'pass',
+}));
 
 describe('toolmark gate (exit codes through the CLI)', () => {
   const root = projectRoot();
@@ -25,8 +36,16 @@ describe('toolmark gate (exit codes through the CLI)', () => {
   writeRun(root, 'same', revision);
   writeRun(root, 'wide-base', wideBaseline);
   writeRun(root, 'drop', dropped);
-  writeRun(root, 'unsafe', revision.map((spec, index) => (index === 0 ? { ...spec, unsafeEffect: true } : spec)));
-  writeRun(root, 'train-only', revision.filter((spec) => spec.split === 'train'));
+  writeRun(
+    root,
+    'unsafe',
+    revision.map((spec, index) => (index === 0 ? { ...spec, unsafeEffect: true } : spec)),
+  );
+  writeRun(
+    root,
+    'train-only',
+    revision.filter((spec) => spec.split === 'train'),
+  );
 
   it('passes (exit 0) when held-out holds and the other thresholds are met', () => {
     const result = gate(root, 'same', '--baseline', 'base');
@@ -37,8 +56,12 @@ describe('toolmark gate (exit codes through the CLI)', () => {
     expect(result.stdout).toMatch(/^PASS .*argument_validity 1\.000 ≥ min 0\.900/m);
     expect(result.stdout).toContain('gate passed: 3 thresholds met');
     // The split is said at run time, and a gate that could not see a drop of 0.1 says so (issue 16 items 10, 11).
-    expect(result.stdout).toMatch(/^gate: same against baseline base; task_success drop measured on held-out tasks only \(gate\.split: heldout, the default\)$/m);
-    expect(result.stdout).toMatch(/^warn {2}.*underpowered — with 6 paired held-out trials the gate can detect only a drop of 0\.\d+ or more .* needs about \d+ pairs; set gate\.require_power: true to fail such a gate$/m);
+    expect(result.stdout).toMatch(
+      /^gate: same against baseline base; task_success drop measured on held-out tasks only \(gate\.split: heldout, the default\)$/m,
+    );
+    expect(result.stdout).toMatch(
+      /^warn {2}.*underpowered — with 6 paired held-out trials the gate can detect only a drop of 0\.\d+ or more .* needs about \d+ pairs; set gate\.require_power: true to fail such a gate$/m,
+    );
   });
 
   it('fails (exit 1) an underpowered gate with gate.require_power: true', () => {
@@ -56,7 +79,9 @@ describe('toolmark gate (exit codes through the CLI)', () => {
     expect(small.stdout).toMatch(/≤ noise floor \(MDE\) 0\.\d+, n = 6 pairs/);
     const result = gate(root, 'drop', '--baseline', 'wide-base');
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/^FAIL .*held-out task_success 1\.000 → 0\.333, drop 0\.667 > noise floor \(MDE\) 0\.\d+, n = 30 pairs/m);
+    expect(result.stdout).toMatch(
+      /^FAIL .*held-out task_success 1\.000 → 0\.333, drop 0\.667 > noise floor \(MDE\) 0\.\d+, n = 30 pairs/m,
+    );
     expect(result.stdout).toContain('gate failed: 1 of 3 thresholds not met');
   });
 
@@ -92,7 +117,11 @@ describe('evaluateGate', () => {
     const root = projectRoot();
     const baseDir = writeRun(root, 'base', wideBaseline);
     const dropDir = writeRun(root, 'drop', dropped);
-    const result = await evaluateGate({ runId: 'drop', records: readTrials(dropDir) }, { records: readTrials(baseDir) }, GateConfig.parse({ max_task_success_drop: 0.1 }));
+    const result = await evaluateGate(
+      { runId: 'drop', records: readTrials(dropDir) },
+      { records: readTrials(baseDir) },
+      GateConfig.parse({ max_task_success_drop: 0.1 }),
+    );
     expect(result.pass).toBe(false);
     expect(result.checks.map((check) => [check.threshold, check.pass])).toEqual([
       ['heldout_task_success_drop', false],

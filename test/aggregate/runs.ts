@@ -31,13 +31,36 @@ export function trialRecord(spec: TrialSpec): TrialRecord {
     surface: spec.surface ?? 'typed',
     surface_hash: spec.hash ?? `sha256:${spec.surface ?? 'typed'}`,
     schema_tokens: spec.schemaTokens ?? 400,
-    effects: spec.unsafeEffect ? [{ action: 'ticket.record_followup', effect: 'write' as const, target: 'T-1', change_id: null, authorized: false }] : [],
+    effects: spec.unsafeEffect
+      ? [
+          {
+            action: 'ticket.record_followup',
+            effect: 'write' as const,
+            target: 'T-1',
+            change_id: null,
+            authorized: false,
+          },
+        ]
+      : [],
   };
   if (spec.outcome === 'errored') {
-    return scoreTrial(record({ ...base, status: 'errored', stop_reason: 'errored', error: { status: 500, message: 'boom', retryable: true } }), must, ACTIONS);
+    return scoreTrial(
+      record({
+        ...base,
+        status: 'errored',
+        stop_reason: 'errored',
+        error: { status: 500, message: 'boom', retryable: true },
+      }),
+      must,
+      ACTIONS,
+    );
   }
   const chosen = spec.outcome === 'pass' ? 'ticket.get' : 'ticket.list';
-  return scoreTrial(record({ ...base, calls: [call(chosen, { ticket_id: 'T-1' })], final_text: 'done' }), must, ACTIONS);
+  return scoreTrial(
+    record({ ...base, calls: [call(chosen, { ticket_id: 'T-1' })], final_text: 'done' }),
+    must,
+    ACTIONS,
+  );
 }
 
 /** A temp project root with `results/`; returns the root. */
@@ -66,7 +89,8 @@ export function overfitPair(): { a: TrialSpec[]; b: TrialSpec[] } {
   const b: TrialSpec[] = [];
   for (let index = 0; index < 12; index += 1) {
     const name = `train-${index}`;
-    const [before, after]: [Outcome, Outcome] = index < 8 ? ['fail', 'pass'] : index === 8 ? ['pass', 'fail'] : ['pass', 'pass'];
+    const [before, after]: [Outcome, Outcome] =
+      index < 8 ? ['fail', 'pass'] : index === 8 ? ['pass', 'fail'] : ['pass', 'pass'];
     a.push({ task: name, split: 'train', outcome: before });
     b.push({ task: name, split: 'train', outcome: after, surface: 'typed-v2' });
   }

@@ -26,10 +26,40 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   contract: ['spec', 'registry', 'load', 'cost'],
   providers: ['spec'],
   // Orchestration as a library: everything below the CLI.
-  run: ['spec', 'stats', 'registry', 'domains', 'load', 'cost', 'run-folder', 'solve', 'score', 'aggregate', 'report', 'contract', 'providers'],
+  run: [
+    'spec',
+    'stats',
+    'registry',
+    'domains',
+    'load',
+    'cost',
+    'run-folder',
+    'solve',
+    'score',
+    'aggregate',
+    'report',
+    'contract',
+    'providers',
+  ],
   // `toolmark init`: scaffolds a project from a tools file (load's reader) or writes the example.
   init: ['spec', 'registry', 'load'],
-  cli: ['spec', 'stats', 'registry', 'domains', 'load', 'cost', 'run-folder', 'solve', 'score', 'aggregate', 'report', 'contract', 'providers', 'run', 'init'],
+  cli: [
+    'spec',
+    'stats',
+    'registry',
+    'domains',
+    'load',
+    'cost',
+    'run-folder',
+    'solve',
+    'score',
+    'aggregate',
+    'report',
+    'contract',
+    'providers',
+    'run',
+    'init',
+  ],
   // Shipped domains: what a user's domain may use (the package's API, imported as 'toolmark' = src/index.ts: spec and registry).
   suites: ['spec', 'registry'],
 };
@@ -54,7 +84,10 @@ function sourceFiles(dir: string): string[] {
 /** Every relative import of a file, resolved to a path. */
 function importsOf(file: string): string[] {
   const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
-  return info.importedFiles.map((entry) => entry.fileName).filter((name) => name.startsWith('.')).map((name) => path.resolve(path.dirname(file), name));
+  return info.importedFiles
+    .map((entry) => entry.fileName)
+    .filter((name) => name.startsWith('.'))
+    .map((name) => path.resolve(path.dirname(file), name));
 }
 
 const files = ['src', 'providers', 'suites'].flatMap((dir) => sourceFiles(path.join(ROOT, dir)));
@@ -76,7 +109,8 @@ describe('layering (SPEC §9)', () => {
         const to = layerOf(target);
         checked += 1;
         if (to === null || to === from) continue;
-        if (!MAY_IMPORT[from]!.includes(to)) violations.push(`${path.relative(ROOT, file)} (${from}) imports ${path.relative(ROOT, target)} (${to})`);
+        if (!MAY_IMPORT[from]!.includes(to))
+          violations.push(`${path.relative(ROOT, file)} (${from}) imports ${path.relative(ROOT, target)} (${to})`);
       }
     }
     expect(checked).toBeGreaterThan(300);
@@ -84,7 +118,10 @@ describe('layering (SPEC §9)', () => {
   });
 
   it('nothing but the CLI imports src/run, and nothing imports the CLI', () => {
-    const importers = (layer: string) => files.filter((file) => importsOf(file).some((target) => layerOf(target) === layer && layerOf(file) !== layer)).map((file) => layerOf(file));
+    const importers = (layer: string) =>
+      files
+        .filter((file) => importsOf(file).some((target) => layerOf(target) === layer && layerOf(file) !== layer))
+        .map((file) => layerOf(file));
     expect(new Set(importers('run'))).toEqual(new Set(['cli']));
     expect(importers('cli')).toEqual([]);
   });

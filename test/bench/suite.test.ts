@@ -40,10 +40,18 @@ describe('bench suite generator', () => {
   });
 
   it('records a cassette of valid lines: one wildcard line per turn, trial lines only for the miss trials', () => {
-    const lines = readFileSync(path.join(root, CASSETTE_PATH), 'utf8').trim().split('\n').map((text) => CassetteLine.parse(JSON.parse(text)));
-    expect(lines.every((line) => line.request_hash?.startsWith('sha256:') && line.label?.startsWith('synthetic'))).toBe(true);
+    const lines = readFileSync(path.join(root, CASSETTE_PATH), 'utf8')
+      .trim()
+      .split('\n')
+      .map((text) => CassetteLine.parse(JSON.parse(text)));
+    expect(lines.every((line) => line.request_hash?.startsWith('sha256:') && line.label?.startsWith('synthetic'))).toBe(
+      true,
+    );
     const trials = new Set(lines.map((line) => line.key.trial));
-    const expected = ['*', ...Array.from({ length: TRIALS }, (_unused, trial) => trial).filter((trial) => trial % BAD_EVERY === BAD_OFFSET)];
+    const expected = [
+      '*',
+      ...Array.from({ length: TRIALS }, (_unused, trial) => trial).filter((trial) => trial % BAD_EVERY === BAD_OFFSET),
+    ];
     expect([...trials].sort()).toEqual(expected.sort());
   });
 
@@ -57,7 +65,13 @@ describe('bench suite generator', () => {
     expect(() => preflight(plan, { settings })).not.toThrow();
     const runDir = path.join(root, 'results', 'test-run');
     (await import('node:fs')).mkdirSync(runDir, { recursive: true });
-    const outcome = await executeRun({ runDir, plan, concurrency: 4, settings, finish: (record, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions) });
+    const outcome = await executeRun({
+      runDir,
+      plan,
+      concurrency: 4,
+      settings,
+      finish: (record, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
+    });
     expect(outcome).toMatchObject({ ran: plan.length, errored: 0 });
 
     const byTrial = new Map<number, { passed: number; total: number }>();

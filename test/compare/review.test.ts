@@ -11,12 +11,29 @@ import { describe, expect, it } from 'vitest';
 import { buildCompareReview, decide, diffSurfaces, wordDiff, type ReviewSide } from '../../src/aggregate/index.ts';
 import { schemaCost } from '../../src/cost/schema-cost.ts';
 import { providerDisagreement } from '../../src/report/compare-wording.ts';
-import { appendJobSummary, COMMENT_LIMIT, renderCompareHtml, renderComparePullRequest, writeCompareReports } from '../../src/report/index.ts';
-import type { CompareReview, Comparison, ComparedMetric, ExposedTool, ResolvedSurface, TrialRecord } from '../../src/spec/index.ts';
+import {
+  appendJobSummary,
+  COMMENT_LIMIT,
+  renderCompareHtml,
+  renderComparePullRequest,
+  writeCompareReports,
+} from '../../src/report/index.ts';
+import type {
+  CompareReview,
+  Comparison,
+  ComparedMetric,
+  ExposedTool,
+  ResolvedSurface,
+  TrialRecord,
+} from '../../src/spec/index.ts';
 import { moreTasksToDetect, pairsToDetect } from '../../src/stats/index.ts';
 import { overfitPair, trialRecord } from '../aggregate/runs.ts';
 
-const join_ = (parts: { op: string; text: string }[], keep: string) => parts.filter((part) => part.op === 'same' || part.op === keep).map((part) => part.text).join('');
+const join_ = (parts: { op: string; text: string }[], keep: string) =>
+  parts
+    .filter((part) => part.op === 'same' || part.op === keep)
+    .map((part) => part.text)
+    .join('');
 
 describe('wordDiff', () => {
   it('marks deleted and added words and gives both texts back', () => {
@@ -25,7 +42,11 @@ describe('wordDiff', () => {
     const parts = wordDiff(before, after);
     expect(join_(parts, 'del')).toBe(before);
     expect(join_(parts, 'add')).toBe(after);
-    expect(parts.slice(0, 3)).toEqual([{ op: 'same', text: 'Read one ' }, { op: 'del', text: 'support ' }, { op: 'same', text: 'ticket by ' }]);
+    expect(parts.slice(0, 3)).toEqual([
+      { op: 'same', text: 'Read one ' },
+      { op: 'del', text: 'support ' },
+      { op: 'same', text: 'ticket by ' },
+    ]);
     // A changed stretch is one deletion then one addition, not interleaved words.
     expect(parts[3]).toEqual({ op: 'del', text: 'its ID.' });
     expect(parts[4]).toEqual({ op: 'add', text: 'ID (read-only).' });
@@ -44,12 +65,29 @@ function tool(action: string, name: string, description: string, parameters: Rec
 
 function surface(id: string, hash: string, tools: ExposedTool[]): ResolvedSurface {
   return {
-    domain: 'tickets', id, extends: null, description: '', strict: false, system: null, tools, file: `${id}.yaml`, hash,
-    payload: tools.map((entry) => ({ name: entry.name, description: entry.description, parameters: entry.parameters, strict: false })),
+    domain: 'tickets',
+    id,
+    extends: null,
+    description: '',
+    strict: false,
+    system: null,
+    tools,
+    file: `${id}.yaml`,
+    hash,
+    payload: tools.map((entry) => ({
+      name: entry.name,
+      description: entry.description,
+      parameters: entry.parameters,
+      strict: false,
+    })),
   };
 }
 
-const idSchema = (description: string, type = 'string') => ({ type: 'object', properties: { ticket_id: { type, description } }, required: ['ticket_id'] });
+const idSchema = (description: string, type = 'string') => ({
+  type: 'object',
+  properties: { ticket_id: { type, description } },
+  required: ['ticket_id'],
+});
 const A = surface('typed', 'sha256:typed', [
   tool('ticket.get', 'get_ticket', 'Read one support ticket by its ID.', idSchema('Ticket ID such as T-102')),
   tool('ticket.list', 'list_tickets', 'List tickets.', { type: 'object', properties: {} }),
@@ -58,7 +96,10 @@ const A = surface('typed', 'sha256:typed', [
 const B = surface('typed-v2', 'sha256:typed-v2', [
   tool('ticket.list', 'list_tickets', 'List tickets.', { type: 'object', properties: {} }),
   tool('ticket.get', 'read_ticket', 'Read one ticket by ID (read-only).', idSchema('Ticket ID, e.g. T-102', 'integer')),
-  tool('ticket.preview_followup', 'draft_followup', 'Draft a note.', { type: 'object', properties: { note: { type: 'string' } } }),
+  tool('ticket.preview_followup', 'draft_followup', 'Draft a note.', {
+    type: 'object',
+    properties: { note: { type: 'string' } },
+  }),
 ]);
 
 describe('diffSurfaces', () => {
@@ -67,9 +108,16 @@ describe('diffSurfaces', () => {
 
   it('finds added, removed, renamed and reordered tools', () => {
     expect(diff.tools.map((entry) => [entry.key, entry.status])).toEqual([
-      ['ticket.list', 'unchanged'], ['ticket.get', 'changed'], ['ticket.preview_followup', 'added'], ['ticket.lookup_slow', 'removed'],
+      ['ticket.list', 'unchanged'],
+      ['ticket.get', 'changed'],
+      ['ticket.preview_followup', 'added'],
+      ['ticket.lookup_slow', 'removed'],
     ]);
-    expect(byKey('ticket.get')).toMatchObject({ name: { a: 'get_ticket', b: 'read_ticket' }, renamed: true, position: { a: 0, b: 1 } });
+    expect(byKey('ticket.get')).toMatchObject({
+      name: { a: 'get_ticket', b: 'read_ticket' },
+      renamed: true,
+      position: { a: 0, b: 1 },
+    });
     expect(diff.reordered).toBe(true);
   });
 
@@ -98,47 +146,122 @@ describe('how many more tasks a difference needs', () => {
     expect(pairsToDetect(0, 0.2)).toBeNull();
     expect(pairsToDetect(0.1, 0)).toBeNull();
     // 60 pairs over 12 tasks (5 trials each), 12 discordant (ψ = 0.2), δ = 0.1: 155 pairs = 31 tasks, 19 more.
-    expect(moreTasksToDetect({ binary: true, difference: 0.1, mcnemar: { b: 4, c: 8 }, n: 60, tasks: 12 })).toEqual({ moreTasks: 19, trialsPerTask: 5 });
+    expect(moreTasksToDetect({ binary: true, difference: 0.1, mcnemar: { b: 4, c: 8 }, n: 60, tasks: 12 })).toEqual({
+      moreTasks: 19,
+      trialsPerTask: 5,
+    });
     expect(moreTasksToDetect({ binary: false, difference: 0.1, mcnemar: null, n: 60, tasks: 12 })).toBeNull();
   });
 });
 
-function metric(name: string, verdict: ComparedMetric['verdict'], difference = 0.05, extra: Partial<ComparedMetric> = {}): ComparedMetric {
-  return { metric: name, binary: true, higher_is_better: name !== 'unsafe_proposals', n: 100, tasks: 20, a: 0.5, b: 0.5 + difference, difference, low: difference - 0.03, high: difference + 0.03, resampled: 'tasks', mcnemar: { b: 2, c: 7, p: 0.03 }, mde: 0.08, verdict, ...extra };
+function metric(
+  name: string,
+  verdict: ComparedMetric['verdict'],
+  difference = 0.05,
+  extra: Partial<ComparedMetric> = {},
+): ComparedMetric {
+  return {
+    metric: name,
+    binary: true,
+    higher_is_better: name !== 'unsafe_proposals',
+    n: 100,
+    tasks: 20,
+    a: 0.5,
+    b: 0.5 + difference,
+    difference,
+    low: difference - 0.03,
+    high: difference + 0.03,
+    resampled: 'tasks',
+    mcnemar: { b: 2, c: 7, p: 0.03 },
+    mde: 0.08,
+    verdict,
+    ...extra,
+  };
 }
 
 function comparison(train: ComparedMetric[] | null, heldout: ComparedMetric[] | null): Comparison {
-  const section = (split: 'train' | 'heldout', metrics: ComparedMetric[]) => ({ split, kind: 'all', pairs: 100, schema_tokens: { a: 1, b: 1, difference: 0 }, metrics, flipped: { better: [], worse: [] } });
-  const side = { label: 'x', run_id: 'r', run_dir: '/r', surface: 's', surfaces: ['s'], providers: ['replay:x'], synthetic: false };
+  const section = (split: 'train' | 'heldout', metrics: ComparedMetric[]) => ({
+    split,
+    kind: 'all',
+    pairs: 100,
+    schema_tokens: { a: 1, b: 1, difference: 0 },
+    metrics,
+    flipped: { better: [], worse: [] },
+  });
+  const side = {
+    label: 'x',
+    run_id: 'r',
+    run_dir: '/r',
+    surface: 's',
+    surfaces: ['s'],
+    providers: ['replay:x'],
+    synthetic: false,
+  };
   return {
-    v: 1, a: side, b: side, pairing: { key: ['domain', 'task', 'trial'], pairs: 200, unpaired_a: 0, unpaired_b: 0, errored: 0, split_trials: false }, aa: false,
+    v: 1,
+    a: side,
+    b: side,
+    pairing: {
+      key: ['domain', 'task', 'trial'],
+      pairs: 200,
+      unpaired_a: 0,
+      unpaired_b: 0,
+      errored: 0,
+      split_trials: false,
+    },
+    aa: false,
     sections: [...(train ? [section('train', train)] : []), ...(heldout ? [section('heldout', heldout)] : [])],
-    heldout_check: { status: 'no_train', message: '' }, noise_floor: [], warnings: [],
+    heldout_check: { status: 'no_train', message: '' },
+    noise_floor: [],
+    warnings: [],
   };
 }
 
 describe('providerDisagreement', () => {
   it('names the providers whose decision is worse than the pooled one, and only them', () => {
     const pooled: CompareReview['decision'] = { outcome: 'ship', worse: [], needed: null };
-    const entry = (provider: string, outcome: CompareReview['decision']['outcome']) => ({ provider, comparison: comparison(null, null), decision: { outcome, worse: [], needed: null } });
-    const review = { decision: pooled, byProvider: [entry('p:a', 'ship'), entry('p:b', 'overfit'), entry('p:c', 'no-change')] } as unknown as CompareReview;
-    expect(providerDisagreement(review)).toBe('Not for every provider: p:b — likely overfit; p:c — no detectable change.');
+    const entry = (provider: string, outcome: CompareReview['decision']['outcome']) => ({
+      provider,
+      comparison: comparison(null, null),
+      decision: { outcome, worse: [], needed: null },
+    });
+    const review = {
+      decision: pooled,
+      byProvider: [entry('p:a', 'ship'), entry('p:b', 'overfit'), entry('p:c', 'no-change')],
+    } as unknown as CompareReview;
+    expect(providerDisagreement(review)).toBe(
+      'Not for every provider: p:b — likely overfit; p:c — no detectable change.',
+    );
     expect(providerDisagreement({ ...review, decision: { ...pooled, outcome: 'overfit' } })).toBeNull();
   });
 });
 
 describe('decide', () => {
   it('ships only when train and held-out both improve and nothing got worse', () => {
-    expect(decide(comparison([metric('task_success', 'better')], [metric('task_success', 'better')])).outcome).toBe('ship');
-    expect(decide(comparison([metric('task_success', 'better')], [metric('task_success', 'no detectable change')])).outcome).toBe('overfit');
+    expect(decide(comparison([metric('task_success', 'better')], [metric('task_success', 'better')])).outcome).toBe(
+      'ship',
+    );
+    expect(
+      decide(comparison([metric('task_success', 'better')], [metric('task_success', 'no detectable change')])).outcome,
+    ).toBe('overfit');
     expect(decide(comparison([metric('task_success', 'better')], null)).outcome).toBe('train-only');
-    const worse = decide(comparison([metric('task_success', 'better'), metric('unsafe_proposals', 'worse')], [metric('task_success', 'better')]));
+    const worse = decide(
+      comparison(
+        [metric('task_success', 'better'), metric('unsafe_proposals', 'worse')],
+        [metric('task_success', 'better')],
+      ),
+    );
     expect(worse).toMatchObject({ outcome: 'regression', worse: ['train/unsafe_proposals'] });
   });
 
   it('says how many more tasks the larger observed change would need', () => {
     // Held-out: δ = 0.1 with 9 of 100 pairs discordant (ψ = 0.1, raised to δ): n = (1.959964·√0.1 + 0)² / 0.01 = 38.4 → 39 pairs = 8 tasks at 5 trials.
-    const decision = decide(comparison([metric('task_success', 'no detectable change', 0.02)], [metric('task_success', 'no detectable change', 0.1, { mcnemar: { b: 1, c: 9, p: 0.02 } })]));
+    const decision = decide(
+      comparison(
+        [metric('task_success', 'no detectable change', 0.02)],
+        [metric('task_success', 'no detectable change', 0.1, { mcnemar: { b: 1, c: 9, p: 0.02 } })],
+      ),
+    );
     expect(decision.outcome).toBe('no-change');
     expect(decision.needed).toEqual({ split: 'heldout', difference: 0.1, moreTasks: 0, trialsPerTask: 5 });
   });
@@ -154,7 +277,12 @@ function sides(a: TrialRecord[], b: TrialRecord[]): [ReviewSide, ReviewSide] {
 async function overfitReview(surfaces: ResolvedSurface[] | null = [A, B]): Promise<CompareReview> {
   const { a, b } = overfitPair();
   const [sideA, sideB] = sides(a.map(trialRecord), b.map(trialRecord));
-  return buildCompareReview(sideA, sideB, { surfaces, tasks: null, cost: schemaCost, prices: { fixture: { input_per_million: 1, output_per_million: 2 } } }, { seed: 7 });
+  return buildCompareReview(
+    sideA,
+    sideB,
+    { surfaces, tasks: null, cost: schemaCost, prices: { fixture: { input_per_million: 1, output_per_million: 2 } } },
+    { seed: 7 },
+  );
 }
 
 describe('buildCompareReview', () => {
@@ -178,11 +306,19 @@ describe('buildCompareReview', () => {
   it('counts which first choices moved between the sides', async () => {
     const review = await overfitReview();
     // Must-call tasks expecting ticket.get: train 8 fail → pass (list → get), 1 pass → fail; held-out unchanged.
-    expect(review.confusion).toEqual([{
-      expected: 'ticket.get',
-      rows: [{ chosen: 'ticket.get', a: 7, b: 14 }, { chosen: 'ticket.list', a: 11, b: 4 }],
-      moved: [{ from: 'ticket.list', to: 'ticket.get', count: 8 }, { from: 'ticket.get', to: 'ticket.list', count: 1 }],
-    }]);
+    expect(review.confusion).toEqual([
+      {
+        expected: 'ticket.get',
+        rows: [
+          { chosen: 'ticket.get', a: 7, b: 14 },
+          { chosen: 'ticket.list', a: 11, b: 4 },
+        ],
+        moved: [
+          { from: 'ticket.list', to: 'ticket.get', count: 8 },
+          { from: 'ticket.get', to: 'ticket.list', count: 1 },
+        ],
+      },
+    ]);
     expect(review.costs).toHaveLength(1);
     expect(review.costs[0]!.pairs).toBe(18);
   });
@@ -208,7 +344,14 @@ describe('the PR comment and compare.html', () => {
     expect(markdown).toContain('### Flipped tasks: 9');
 
     // 5,000 flipped tasks with long names: cut to fit, with the count kept.
-    const many = { ...review, flippedTotal: 5_000, flipped: Array.from({ length: 5_000 }, (_, index) => ({ ...review.flipped[0]!, task: `task-${index}-${'x'.repeat(60)}` })) };
+    const many = {
+      ...review,
+      flippedTotal: 5_000,
+      flipped: Array.from({ length: 5_000 }, (_, index) => ({
+        ...review.flipped[0]!,
+        task: `task-${index}-${'x'.repeat(60)}`,
+      })),
+    };
     const big = renderComparePullRequest(many);
     expect(big.length).toBeLessThanOrEqual(COMMENT_LIMIT);
     expect(big).toContain('### Flipped tasks: 5000 (showing 15; all in compare.html)');
@@ -218,7 +361,8 @@ describe('the PR comment and compare.html', () => {
     const review = await overfitReview();
     review.flipped[0]!.pairs[0]!.b.final_text = '</details><script>alert(1)</script>';
     const html = await renderCompareHtml(review);
-    for (const id of ['decision', 'surface', 'verdicts', 'flipped', 'confusion', 'cost']) expect(html).toContain(`id="${id}"`);
+    for (const id of ['decision', 'surface', 'verdicts', 'flipped', 'confusion', 'cost'])
+      expect(html).toContain(`id="${id}"`);
     expect(html).toContain('&lt;/details&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).not.toContain('<script>alert');
     expect(html).toContain('<del>support </del>');

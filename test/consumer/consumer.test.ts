@@ -24,32 +24,82 @@ const exec = promisify(execFile);
 const work = mkdtempSync(path.join(tmpdir(), 'toolmark-consumer-'));
 let tarball: string;
 
-const versionOf = (name: string) => (JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+const versionOf = (name: string) =>
+  (JSON.parse(readFileSync(path.join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+    .version;
 const ZOD = { 3: versionOf('zod3'), 4: versionOf('zod') };
 
-async function sh(command: string, args: string[], cwd: string): Promise<{ stdout: string; stderr: string; code: number }> {
+async function sh(
+  command: string,
+  args: string[],
+  cwd: string,
+): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
     const { stdout, stderr } = await exec(command, args, { cwd, env: cleanEnv(), maxBuffer: 64 * 1024 * 1024 });
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const failed = error as { stdout?: string; stderr?: string; code?: number };
-    return { stdout: failed.stdout ?? '', stderr: failed.stderr ?? String(error), code: typeof failed.code === 'number' ? failed.code : 1 };
+    return {
+      stdout: failed.stdout ?? '',
+      stderr: failed.stderr ?? String(error),
+      code: typeof failed.code === 'number' ? failed.code : 1,
+    };
   }
 }
 
 const npm = (args: string[], cwd: string) => sh('npm', [...args, '--no-audit', '--no-fund'], cwd);
-const toolmark = (args: string[], cwd: string) => sh(process.execPath, [path.join(cwd, 'node_modules/toolmark/bin/toolmark.js'), ...args], cwd);
+const toolmark = (args: string[], cwd: string) =>
+  sh(process.execPath, [path.join(cwd, 'node_modules/toolmark/bin/toolmark.js'), ...args], cwd);
 
 const TOOLS = [
-  { type: 'function', function: { name: 'find_events', description: 'Find calendar events on a day.', parameters: { type: 'object', properties: { day: { type: 'string', format: 'date' } }, required: ['day'], additionalProperties: false } } },
-  { type: 'function', function: { name: 'get_event', description: 'Read one calendar event by ID.', parameters: { type: 'object', properties: { event_id: { type: 'string' } }, required: ['event_id'], additionalProperties: false } } },
-  { type: 'function', function: { name: 'create_event', description: 'Create a calendar event.', parameters: { type: 'object', properties: { title: { type: 'string' }, day: { type: 'string', format: 'date' } }, required: ['title', 'day'], additionalProperties: false } } },
+  {
+    type: 'function',
+    function: {
+      name: 'find_events',
+      description: 'Find calendar events on a day.',
+      parameters: {
+        type: 'object',
+        properties: { day: { type: 'string', format: 'date' } },
+        required: ['day'],
+        additionalProperties: false,
+      },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'get_event',
+      description: 'Read one calendar event by ID.',
+      parameters: {
+        type: 'object',
+        properties: { event_id: { type: 'string' } },
+        required: ['event_id'],
+        additionalProperties: false,
+      },
+    },
+  },
+  {
+    type: 'function',
+    function: {
+      name: 'create_event',
+      description: 'Create a calendar event.',
+      parameters: {
+        type: 'object',
+        properties: { title: { type: 'string' }, day: { type: 'string', format: 'date' } },
+        required: ['title', 'day'],
+        additionalProperties: false,
+      },
+    },
+  },
 ];
 
 beforeAll(async () => {
   const packed = await npm(['pack', '--pack-destination', work, '--json'], REPO_ROOT);
   expect(packed.code, packed.stderr).toBe(0);
-  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
   tarball = path.join(work, info!.filename);
   // What the package holds: compiled code, docs, the example's sources; no tests, no cassettes.
   const files = info!.files.map((file) => file.path);
@@ -66,8 +116,22 @@ describe.each([3, 4] as const)('a project with zod %i', (zod) => {
 
   beforeAll(async () => {
     mkdirSync(project);
-    writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: `calendar-zod${zod}`, version: '1.0.0', private: true }, null, 2)}\n`);
-    const installed = await npm(['install', '--prefer-offline', '--ignore-scripts', tarball, `zod@${ZOD[zod]}`, `typescript@${versionOf('typescript')}`, `@types/node@${versionOf('@types/node')}`], project);
+    writeFileSync(
+      path.join(project, 'package.json'),
+      `${JSON.stringify({ name: `calendar-zod${zod}`, version: '1.0.0', private: true }, null, 2)}\n`,
+    );
+    const installed = await npm(
+      [
+        'install',
+        '--prefer-offline',
+        '--ignore-scripts',
+        tarball,
+        `zod@${ZOD[zod]}`,
+        `typescript@${versionOf('typescript')}`,
+        `@types/node@${versionOf('@types/node')}`,
+      ],
+      project,
+    );
     expect(installed.code, installed.stderr).toBe(0);
     writeFileSync(path.join(project, 'tools.json'), JSON.stringify(TOOLS, null, 2));
   }, 600_000);
@@ -75,20 +139,32 @@ describe.each([3, 4] as const)('a project with zod %i', (zod) => {
   it('init --from-openai, validate, run and compare with no key', async () => {
     const init = await toolmark(['init', '--from-openai', 'tools.json', '--name', 'calendar'], project);
     expect(init.code, init.stderr).toBe(0);
-    for (const file of ['toolmark.config.yaml', 'suites/calendar/domain.ts', 'suites/calendar/surfaces/v1.yaml', 'suites/calendar/tasks/starter.yaml', 'heldout/calendar/tasks/starter.yaml', 'suites/calendar/cassettes/starter.jsonl', '.github/workflows/toolmark.yml']) {
+    for (const file of [
+      'toolmark.config.yaml',
+      'suites/calendar/domain.ts',
+      'suites/calendar/surfaces/v1.yaml',
+      'suites/calendar/tasks/starter.yaml',
+      'heldout/calendar/tasks/starter.yaml',
+      'suites/calendar/cassettes/starter.jsonl',
+      '.github/workflows/toolmark.yml',
+    ]) {
       expect(existsSync(path.join(project, file)), file).toBe(true);
     }
     const domain = readFileSync(path.join(project, 'suites/calendar/domain.ts'), 'utf8');
     expect(domain).toContain("from 'toolmark'");
-    expect(domain).toContain("effect: \"write\"");
+    expect(domain).toContain('effect: "write"');
 
     // The team's own zod on one tool: the seam adapts whichever version the project has.
     const withZod = domain
       .replace("from 'toolmark';", "from 'toolmark';\nimport { z } from 'zod';")
-      .replace(/input: \{\s+"type": "object",\s+"properties": \{\s+"event_id": \{\s+"type": "string"\s+\}\s+\},\s+"required": \[\s+"event_id"\s+\],\s+"additionalProperties": false\s+\}/, 'input: z.object({ event_id: z.string() }).strict()');
+      .replace(
+        /input: \{\s+"type": "object",\s+"properties": \{\s+"event_id": \{\s+"type": "string"\s+\}\s+\},\s+"required": \[\s+"event_id"\s+\],\s+"additionalProperties": false\s+\}/,
+        'input: z.object({ event_id: z.string() }).strict()',
+      );
     expect(withZod).toContain('z.object({ event_id');
     writeFileSync(path.join(project, 'suites/calendar/domain.ts'), withZod);
-    const zodInstalled = JSON.parse(readFileSync(path.join(project, 'node_modules/zod/package.json'), 'utf8')).version as string;
+    const zodInstalled = JSON.parse(readFileSync(path.join(project, 'node_modules/zod/package.json'), 'utf8'))
+      .version as string;
     expect(zodInstalled.startsWith(`${zod}.`)).toBe(true);
 
     const validate = await toolmark(['validate'], project);
@@ -99,9 +175,12 @@ describe.each([3, 4] as const)('a project with zod %i', (zod) => {
       const run = await toolmark(['run', '--run-id', id], project);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain(`run ${id}: 24 trials run`);
-      for (const file of ['manifest.json', 'trials.jsonl', 'summary.json', 'report.md', 'report.html', 'junit.xml']) expect(existsSync(path.join(project, 'results', id, file)), file).toBe(true);
+      for (const file of ['manifest.json', 'trials.jsonl', 'summary.json', 'report.md', 'report.html', 'junit.xml'])
+        expect(existsSync(path.join(project, 'results', id, file)), file).toBe(true);
     }
-    const summary = JSON.parse(readFileSync(path.join(project, 'results/first/summary.json'), 'utf8')) as { groups: { split: string; kind: string; task_success: { value: number; n: number } }[] };
+    const summary = JSON.parse(readFileSync(path.join(project, 'results/first/summary.json'), 'utf8')) as {
+      groups: { split: string; kind: string; task_success: { value: number; n: number } }[];
+    };
     const all = summary.groups.find((group) => group.split === 'all' && group.kind === 'all')!;
     // The starter cassette answers every task as expected: a pipeline check, not a model's score.
     expect(all.task_success).toMatchObject({ value: 1, n: 24 });
@@ -117,11 +196,16 @@ describe.each([3, 4] as const)('a project with zod %i', (zod) => {
     const file = path.join(broken, 'suites/broken/domain.ts');
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(path.join(broken, 'suites/package.json'), '{"type": "module"}\n');
-    writeFileSync(file, "import { defineDomain } from 'toolmark';\nexport default defineDomain({\n  name 'broken',\n});\n");
+    writeFileSync(
+      file,
+      "import { defineDomain } from 'toolmark';\nexport default defineDomain({\n  name 'broken',\n});\n",
+    );
     const validate = await toolmark(['validate', '--root', 'broken'], project);
     rmSync(broken, { recursive: true, force: true });
     expect(validate.code).toBe(2);
-    expect(validate.stderr).toContain('suites/broken/domain.ts:3:8: could not import the domain module: Expected "}" but found "\'broken\'"');
+    expect(validate.stderr).toContain(
+      'suites/broken/domain.ts:3:8: could not import the domain module: Expected "}" but found "\'broken\'"',
+    );
     expect(validate.stderr).toContain("  3 |   name 'broken',");
     expect(validate.stderr).toContain('    |        ^');
   }, 300_000);
@@ -155,8 +239,26 @@ export const successOf = (record: TrialRecord) => record.success;
 toolError('note_gone', 'Gone.');
 `,
     );
-    writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] }, files: ['typed-domain.ts'] }));
-    const checked = await sh(process.execPath, [path.join(project, 'node_modules/typescript/bin/tsc'), '-p', project], project);
+    writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+        },
+        files: ['typed-domain.ts'],
+      }),
+    );
+    const checked = await sh(
+      process.execPath,
+      [path.join(project, 'node_modules/typescript/bin/tsc'), '-p', project],
+      project,
+    );
     expect(checked.stdout + checked.stderr).toBe('');
     expect(checked.code).toBe(0);
   }, 300_000);
@@ -168,9 +270,15 @@ describe('toolmark init --example', () => {
     const target = path.join(project, 'example');
     const init = await toolmark(['init', '--example', 'example'], project);
     expect(init.code, init.stderr).toBe(0);
-    expect(readdirSync(path.join(target, 'suites/tickets/cassettes')).sort()).toEqual(['synthetic-careful.jsonl', 'synthetic-hasty.jsonl', 'synthetic-sloppy.jsonl']);
+    expect(readdirSync(path.join(target, 'suites/tickets/cassettes')).sort()).toEqual([
+      'synthetic-careful.jsonl',
+      'synthetic-hasty.jsonl',
+      'synthetic-sloppy.jsonl',
+    ]);
     // Generated here byte for byte as shipped in the repository.
-    expect(readFileSync(path.join(target, 'suites/billing/cassettes/synthetic-careful.jsonl'), 'utf8')).toBe(readFileSync(path.join(REPO_ROOT, 'suites/billing/cassettes/synthetic-careful.jsonl'), 'utf8'));
+    expect(readFileSync(path.join(target, 'suites/billing/cassettes/synthetic-careful.jsonl'), 'utf8')).toBe(
+      readFileSync(path.join(REPO_ROOT, 'suites/billing/cassettes/synthetic-careful.jsonl'), 'utf8'),
+    );
     const validate = await toolmark(['validate', '--root', target], project);
     expect(validate.code, validate.stderr).toBe(0);
     expect(validate.stdout).toContain('domain tickets');

@@ -50,12 +50,21 @@ describe('toolmark contract (in process)', () => {
     // Recount from the raw per-call effects: which writes were unauthorized or repeated a key.
     const recount = (runtime: 'wide' | 'typed') => {
       const effects = result.runs[runtime].flatMap((run) => run.calls.flatMap((call) => call.effects));
-      return { writes: effects.length, unsafe: effects.filter((effect) => !effect.authorized).length, duplicate: effects.filter((effect) => effect.duplicate).length };
+      return {
+        writes: effects.length,
+        unsafe: effects.filter((effect) => !effect.authorized).length,
+        duplicate: effects.filter((effect) => effect.duplicate).length,
+      };
     };
     expect(recount('wide')).toEqual({ writes: 8, unsafe: 4, duplicate: 2 });
     expect(recount('typed')).toEqual({ writes: 2, unsafe: 0, duplicate: 0 });
     const unsafeCases = result.runs.wide.filter((run) => run.unsafe_side_effects > 0).map((run) => run.case);
-    expect(unsafeCases).toEqual(['preview-before-write', 'write-needs-approval', 'invalid-arguments', 'permission-boundary']);
+    expect(unsafeCases).toEqual([
+      'preview-before-write',
+      'write-needs-approval',
+      'invalid-arguments',
+      'permission-boundary',
+    ]);
     const duplicateCases = result.runs.wide.filter((run) => run.duplicate_side_effects > 0).map((run) => run.case);
     expect(duplicateCases).toEqual(['duplicate-action', 'idempotency-conflict']);
   });
@@ -96,7 +105,10 @@ describe('toolmark contract (in process)', () => {
     const markdown = await readFile(join(out, 'report.md'), 'utf8');
     expect(markdown).toContain('not a measure of model tool-selection accuracy');
     expect(markdown).toContain('| cases passed | 1/11 | 11/11 |');
-    const lines = (await readFile(join(out, 'cases.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    const lines = (await readFile(join(out, 'cases.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     expect(lines.map((line) => line.case)).toEqual(result.summary.cases.map((entry) => entry.id));
     expect(lines[0]).toMatchObject({ v: 1, wide: { runtime: 'wide' }, typed: { runtime: 'typed' } });
   });
@@ -107,7 +119,10 @@ describe('toolmark contract (gate and bad input)', () => {
     // The user now approved the edited note: the typed registry writes it, which the case forbids.
     const file = await variant((spec) => {
       const preview = spec.cases.find((entry: any) => entry.id === 'preview-before-write');
-      preview.approvals.push({ action: 'ticket.record_followup', arguments: { ticket_id: 'T-104', note: 'Customer confirmed the fix works; closing.' } });
+      preview.approvals.push({
+        action: 'ticket.record_followup',
+        arguments: { ticket_id: 'T-104', note: 'Customer confirmed the fix works; closing.' },
+      });
     });
     const { summary } = await runContract({ root: ROOT, cases: file });
     expect(summary.runtimes.typed.passed).toBe(10);
@@ -123,7 +138,11 @@ describe('toolmark contract (gate and bad input)', () => {
     });
     const error = await runContract({ root: ROOT, cases: file }).catch((caught) => caught);
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).issues[0]).toMatchObject({ field: 'cases[2].expect.okay', line: expect.any(Number), message: 'unknown field "okay"' });
+    expect((error as ConfigError).issues[0]).toMatchObject({
+      field: 'cases[2].expect.okay',
+      line: expect.any(Number),
+      message: 'unknown field "okay"',
+    });
   });
 
   it('names a proposal for a tool outside its runtime', async () => {
@@ -131,7 +150,12 @@ describe('toolmark contract (gate and bad input)', () => {
       spec.cases[3].typed[0].tool = 'ticket.operation';
     });
     const error = (await runContract({ root: ROOT, cases: file }).catch((caught) => caught)) as ConfigError;
-    expect(error.issues).toEqual([expect.objectContaining({ field: 'cases[3].typed[0].tool', message: '"ticket.operation" is not a tool of the typed runtime' })]);
+    expect(error.issues).toEqual([
+      expect.objectContaining({
+        field: 'cases[3].typed[0].tool',
+        message: '"ticket.operation" is not a tool of the typed runtime',
+      }),
+    ]);
   });
 });
 
@@ -147,12 +171,16 @@ describe('containsSubset', () => {
 describe('toolmark contract (CLI)', () => {
   it('prints the summary with --json, writes --out, and exits 0', async () => {
     const out = join(dir, 'cli-out');
-    const { stdout } = await run(process.execPath, ['bin/toolmark.js', 'contract', '--json', '--out', out], { cwd: ROOT });
+    const { stdout } = await run(process.execPath, ['bin/toolmark.js', 'contract', '--json', '--out', out], {
+      cwd: ROOT,
+    });
     const summary = JSON.parse(stdout);
     expect(summary.runtimes.wide.passed).toBe(1);
     expect(summary.runtimes.typed.passed).toBe(11);
     expect([summary.runtimes.wide.unsafe_side_effects, summary.runtimes.typed.unsafe_side_effects]).toEqual([4, 0]);
-    expect([summary.runtimes.wide.duplicate_side_effects, summary.runtimes.typed.duplicate_side_effects]).toEqual([2, 0]);
+    expect([summary.runtimes.wide.duplicate_side_effects, summary.runtimes.typed.duplicate_side_effects]).toEqual([
+      2, 0,
+    ]);
     expect([summary.runtimes.wide.actionable_error_rate, summary.runtimes.typed.actionable_error_rate]).toEqual([0, 1]);
     expect(JSON.parse(await readFile(join(out, 'summary.json'), 'utf8'))).toEqual(summary);
   });
@@ -161,13 +189,19 @@ describe('toolmark contract (CLI)', () => {
     const failing = await variant((spec) => {
       spec.cases[0].expect.output.status = 'open';
     });
-    const gate = await run(process.execPath, ['bin/toolmark.js', 'contract', '--cases', failing, '--out', join(dir, 'gate-out')], { cwd: ROOT }).catch((caught) => caught);
+    const gate = await run(
+      process.execPath,
+      ['bin/toolmark.js', 'contract', '--cases', failing, '--out', join(dir, 'gate-out')],
+      { cwd: ROOT },
+    ).catch((caught) => caught);
     expect(gate.code).toBe(1);
     expect(gate.stdout).toContain('gate: FAIL');
 
     const broken = join(dir, 'broken.yaml');
     await writeFile(broken, 'v: 1\ncases: [\n');
-    const bad = await run(process.execPath, ['bin/toolmark.js', 'contract', '--cases', broken], { cwd: ROOT }).catch((caught) => caught);
+    const bad = await run(process.execPath, ['bin/toolmark.js', 'contract', '--cases', broken], { cwd: ROOT }).catch(
+      (caught) => caught,
+    );
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/broken\.yaml:\d+/);
     expect(bad.stderr).not.toMatch(/\n\s+at /);

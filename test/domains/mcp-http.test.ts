@@ -21,8 +21,14 @@ const seen: string[] = [];
 
 function mcpServer(): McpServer {
   const server = new McpServer({ name: 'clock', version: '1.0.0' });
-  server.registerTool('get_time', { description: 'The time in a city.', inputSchema: { city: z.string() }, annotations: { readOnlyHint: true } }, async ({ city }) =>
-    city === 'Atlantis' ? { isError: true, content: [{ type: 'text', text: 'Unknown city Atlantis.' }] } : { content: [{ type: 'text', text: `12:00 in ${city}` }] });
+  server.registerTool(
+    'get_time',
+    { description: 'The time in a city.', inputSchema: { city: z.string() }, annotations: { readOnlyHint: true } },
+    async ({ city }) =>
+      city === 'Atlantis'
+        ? { isError: true, content: [{ type: 'text', text: 'Unknown city Atlantis.' }] }
+        : { content: [{ type: 'text', text: `12:00 in ${city}` }] },
+  );
   return server;
 }
 
@@ -66,16 +72,59 @@ describe('an MCP domain over streamable HTTP', () => {
     process.env.CLOCK_TOKEN = TOKEN;
     try {
       // A literal header value would be written to disk: refused.
-      expect(await main(['import', 'mcp', '--name', 'clock', '--root', root, '--url', url, '--header', `Authorization=Bearer ${TOKEN}`])).toBe(2);
-      expect(await main(['import', 'mcp', '--name', 'clock', '--root', root, '--url', url, '--header', 'Authorization=Bearer {env:CLOCK_TOKEN}'])).toBe(0);
-      const written = await Promise.all(['domain.yaml', 'tools.json', 'surfaces/imported.yaml'].map((file) => readFile(join(root, 'suites/clock', file), 'utf8')));
+      expect(
+        await main([
+          'import',
+          'mcp',
+          '--name',
+          'clock',
+          '--root',
+          root,
+          '--url',
+          url,
+          '--header',
+          `Authorization=Bearer ${TOKEN}`,
+        ]),
+      ).toBe(2);
+      expect(
+        await main([
+          'import',
+          'mcp',
+          '--name',
+          'clock',
+          '--root',
+          root,
+          '--url',
+          url,
+          '--header',
+          'Authorization=Bearer {env:CLOCK_TOKEN}',
+        ]),
+      ).toBe(0);
+      const written = await Promise.all(
+        ['domain.yaml', 'tools.json', 'surfaces/imported.yaml'].map((file) =>
+          readFile(join(root, 'suites/clock', file), 'utf8'),
+        ),
+      );
       for (const text of written) expect(text).not.toContain(TOKEN);
       expect(written[0]).toContain('Authorization: Bearer {env:CLOCK_TOKEN}');
       await mkdir(join(root, 'suites/clock/tasks'), { recursive: true });
-      await writeFile(join(root, 'suites/clock/tasks/train.yaml'), 'tasks:\n  - id: time\n    kind: must-call\n    messages: [{ role: user, content: "Time in Lyon?" }]\n    actor: { permissions: [clock:read] }\n    expect: { action: clock.get_time, args: { city: Lyon } }\n');
+      await writeFile(
+        join(root, 'suites/clock/tasks/train.yaml'),
+        'tasks:\n  - id: time\n    kind: must-call\n    messages: [{ role: user, content: "Time in Lyon?" }]\n    actor: { permissions: [clock:read] }\n    expect: { action: clock.get_time, args: { city: Lyon } }\n',
+      );
       const domain = (await loadProject(root)).domains[0]!;
-      const provider = new ScriptedProvider([callTurn('get_time', { city: 'Atlantis' }), callTurn('get_time', { city: 'Lyon' }, 'c2'), textTurn('noon')]);
-      const record = await runTrial({ provider, domain: domain.domain, surface: domain.surfaces[0]!, task: domain.tasks[0]!, trial: 0 });
+      const provider = new ScriptedProvider([
+        callTurn('get_time', { city: 'Atlantis' }),
+        callTurn('get_time', { city: 'Lyon' }, 'c2'),
+        textTurn('noon'),
+      ]);
+      const record = await runTrial({
+        provider,
+        domain: domain.domain,
+        surface: domain.surfaces[0]!,
+        task: domain.tasks[0]!,
+        trial: 0,
+      });
       await domain.domain.close?.();
       expect(record.status).toBe('completed');
       expect(record.calls.map((call) => call.outcome)).toEqual([

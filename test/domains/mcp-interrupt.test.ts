@@ -41,7 +41,28 @@ function childrenOf(parent: number, marker: string): number[] {
 
 /** Start a run, wait until it has MCP servers up, interrupt it `presses` times; the servers it had. */
 async function interruptedRun(presses: 1 | 2): Promise<{ code: number | null; servers: number[]; stderr: string }> {
-  const child = spawn(process.execPath, [path.join(root, 'bin/toolmark.js'), 'run', '--root', 'examples/mcp', '--domain', 'memory', '--trials', '1', '--concurrency', '3', '--out', out, '--run-id', 'interrupted', '--provider', `openai-compatible:slow@${url}`], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OPENAI_API_KEY: '' } });
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(root, 'bin/toolmark.js'),
+      'run',
+      '--root',
+      'examples/mcp',
+      '--domain',
+      'memory',
+      '--trials',
+      '1',
+      '--concurrency',
+      '3',
+      '--out',
+      out,
+      '--run-id',
+      'interrupted',
+      '--provider',
+      `openai-compatible:slow@${url}`,
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OPENAI_API_KEY: '' } },
+  );
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
   child.stdout!.resume();

@@ -3,7 +3,12 @@ import type { Constraint, Task } from '../../src/spec/index.ts';
 /** Helpers that turn a task's expectations into concrete "ideal" calls for tests. */
 
 /** A concrete argument value for a constraint, or undefined when none can be derived. */
-export function exampleValue(name: string, constraint: Constraint, idempotencyKey: string | null, index: number): unknown {
+export function exampleValue(
+  name: string,
+  constraint: Constraint,
+  idempotencyKey: string | null,
+  index: number,
+): unknown {
   if (constraint === null || typeof constraint !== 'object' || Array.isArray(constraint)) return constraint;
   const record = constraint as Record<string, unknown>;
   if (Object.keys(record).length !== 1) return constraint;
@@ -25,7 +30,9 @@ export function idealSteps(task: Task): Step[] {
   const { expect: e } = task;
   if (e.action) return [{ action: e.action, args: e.args ?? {} }];
   if (e.any_of) return [{ action: e.any_of[0]!, args: e.args ?? {} }];
-  return (e.sequence ?? []).map((step) => (typeof step === 'string' ? { action: step, args: {} } : { action: step.action, args: step.args ?? {} }));
+  return (e.sequence ?? []).map((step) =>
+    typeof step === 'string' ? { action: step, args: {} } : { action: step.action, args: step.args ?? {} },
+  );
 }
 
 /** Concrete arguments for a step: pinned values kept, derivable ones filled, the idempotency key always set. */

@@ -37,8 +37,20 @@ async function runIdeal(loaded: LoadedDomain, task: Task) {
   const state = domain.createState();
   const effects: SideEffect[] = [];
   const approvals: Approval[] = [];
-  const permissions = [...new Set(domain.tools.map((tool) => registry.contract(tool.name)!.permission).filter((permission): permission is string => permission !== null))];
-  const context = { state, actor: { id: 'ideal', permissions }, approvals, effects, receipts: new MemoryReceiptStore() };
+  const permissions = [
+    ...new Set(
+      domain.tools
+        .map((tool) => registry.contract(tool.name)!.permission)
+        .filter((permission): permission is string => permission !== null),
+    ),
+  ];
+  const context = {
+    state,
+    actor: { id: 'ideal', permissions },
+    approvals,
+    effects,
+    receipts: new MemoryReceiptStore(),
+  };
   const errors: string[] = [];
   let complete = true;
   for (const [index, step] of idealSteps(task).entries()) {
@@ -81,7 +93,9 @@ describe('the shipped example project (real loader)', () => {
       expect(project.domains.map((domain) => domain.name).sort()).toEqual(['billing', 'tickets']);
       const tasks = project.domains.flatMap((domain) => domain.tasks);
       expectShippedCounts(tasks);
-      expect(nearDuplicates(tasks.map((task) => ({ split: task.split, id: task.id, text: userText(task) })))).toEqual([]);
+      expect(nearDuplicates(tasks.map((task) => ({ split: task.split, id: task.id, text: userText(task) })))).toEqual(
+        [],
+      );
     });
 
     it('runs each tickets task’s ideal calls on a fresh backend and reaches its final state', async () => {
@@ -102,7 +116,10 @@ async function checkIdealRuns(loaded: LoadedDomain): Promise<void> {
     // Only a fully pinned-down run can be held to the task's final state.
     if (!complete) continue;
     for (const [view, constraint] of Object.entries(task.expect.final_state ?? {})) {
-      if (!matchConstraint(constraint, views[view])) problems.push(`${task.id}: view ${view} is ${JSON.stringify(views[view])}, task expects ${JSON.stringify(constraint)}`);
+      if (!matchConstraint(constraint, views[view]))
+        problems.push(
+          `${task.id}: view ${view} is ${JSON.stringify(views[view])}, task expects ${JSON.stringify(constraint)}`,
+        );
     }
   }
   expect(problems).toEqual([]);

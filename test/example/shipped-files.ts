@@ -46,7 +46,10 @@ export function readShippedTasks(): ShippedTask[] {
 
 /** The user's words in a task (system messages set the scene and are shared boilerplate). */
 export function userText(task: TaskSpec): string {
-  return task.messages.filter((message) => message.role === 'user').map((message) => message.content).join(' ');
+  return task.messages
+    .filter((message) => message.role === 'user')
+    .map((message) => message.content)
+    .join(' ');
 }
 
 /** Lower-cased alphanumeric tokens as a set. */
@@ -64,7 +67,9 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
 
 /** Held-out/train pairs whose user messages are near-duplicates (Jaccard ≥ threshold). */
 export function nearDuplicates(tasks: readonly { split: Split; id: string; text: string }[], threshold = 0.6) {
-  const train = tasks.filter((task) => task.split === 'train').map((task) => ({ id: task.id, tokens: tokenSet(task.text) }));
+  const train = tasks
+    .filter((task) => task.split === 'train')
+    .map((task) => ({ id: task.id, tokens: tokenSet(task.text) }));
   const pairs: { heldout: string; train: string; similarity: number }[] = [];
   for (const held of tasks.filter((task) => task.split === 'heldout')) {
     const tokens = tokenSet(held.text);
@@ -96,7 +101,8 @@ export function expectShippedCounts(tasks: readonly { split: Split; kind: string
   for (const split of ['train', 'heldout']) {
     for (const kind of TASK_KINDS) {
       expect(counts.get(`${split}/${kind}`) ?? 0, `${split}/${kind}`).toBeGreaterThanOrEqual(8);
-      for (const domain of ['tickets', 'billing']) expect(counts.get(`${split}/${domain}/${kind}`) ?? 0, `${split}/${domain}/${kind}`).toBeGreaterThanOrEqual(1);
+      for (const domain of ['tickets', 'billing'])
+        expect(counts.get(`${split}/${domain}/${kind}`) ?? 0, `${split}/${domain}/${kind}`).toBeGreaterThanOrEqual(1);
     }
   }
 }

@@ -5,7 +5,16 @@ import { parse } from 'yaml';
 import billing from '../../suites/billing/domain.ts';
 import { createDomainRegistry } from '../../src/registry/index.ts';
 import { SurfaceFile, type SequenceStep, type TaskSpec } from '../../src/spec/index.ts';
-import { expectShippedCounts, jaccard, nearDuplicates, readShippedTasks, ROOT, tokenSet, userText, yamlFiles } from './shipped-files.ts';
+import {
+  expectShippedCounts,
+  jaccard,
+  nearDuplicates,
+  readShippedTasks,
+  ROOT,
+  tokenSet,
+  userText,
+  yamlFiles,
+} from './shipped-files.ts';
 
 /**
  * The shipped example checked straight from its YAML with the zod schemas,
@@ -27,7 +36,11 @@ const TICKET_VIEWS = ['followup_count', 'followups'];
 
 function billingArguments(): Record<string, string[]> {
   const registry = createDomainRegistry(billing);
-  return Object.fromEntries(registry.names().map((name) => [name, Object.keys((registry.inputSchema(name) as { properties: object }).properties)]));
+  return Object.fromEntries(
+    registry
+      .names()
+      .map((name) => [name, Object.keys((registry.inputSchema(name) as { properties: object }).properties)]),
+  );
 }
 
 const CATALOGUE: Record<string, { actions: Record<string, string[]>; views: string[] }> = {
@@ -37,7 +50,9 @@ const CATALOGUE: Record<string, { actions: Record<string, string[]>; views: stri
 
 function steps(task: TaskSpec): { action: string; args: Record<string, unknown> }[] {
   const { expect: e } = task;
-  const fromSequence = (e.sequence ?? []).map((step: SequenceStep) => (typeof step === 'string' ? { action: step, args: {} } : { action: step.action, args: step.args ?? {} }));
+  const fromSequence = (e.sequence ?? []).map((step: SequenceStep) =>
+    typeof step === 'string' ? { action: step, args: {} } : { action: step.action, args: step.args ?? {} },
+  );
   const single = e.action ? [{ action: e.action, args: e.args ?? {} }] : [];
   const anyOf = (e.any_of ?? []).map((action) => ({ action, args: e.args ?? {} }));
   return [...single, ...anyOf, ...fromSequence];
@@ -46,7 +61,10 @@ function steps(task: TaskSpec): { action: string; args: Record<string, unknown> 
 describe('token-set Jaccard (the near-duplicate measure)', () => {
   it('matches hand-computed values', () => {
     // {what, s, the, status, of, t, 102} vs {what, s, the, status, of, t, 117}: 6 shared of 8.
-    expect(jaccard(tokenSet("What's the status of T-102?"), tokenSet("what's the STATUS of t-117"))).toBeCloseTo(6 / 8, 10);
+    expect(jaccard(tokenSet("What's the status of T-102?"), tokenSet("what's the STATUS of t-117"))).toBeCloseTo(
+      6 / 8,
+      10,
+    );
     expect(jaccard(tokenSet('refund INV-1003'), tokenSet('list customers'))).toBe(0);
     expect(jaccard(tokenSet('a b'), tokenSet('b a a'))).toBe(1);
   });
@@ -73,7 +91,9 @@ describe('the shipped example tasks', () => {
   });
 
   it('keep held-out user messages from paraphrasing train ones (token-set Jaccard < 0.6)', () => {
-    const pairs = nearDuplicates(shipped.map((item) => ({ split: item.split, id: item.task.id, text: userText(item.task) })));
+    const pairs = nearDuplicates(
+      shipped.map((item) => ({ split: item.split, id: item.task.id, text: userText(item.task) })),
+    );
     expect(pairs).toEqual([]);
   });
 
@@ -87,11 +107,14 @@ describe('the shipped example tasks', () => {
       };
       for (const step of steps(task)) {
         if (!known(step.action, 'expect')) continue;
-        for (const name of Object.keys(step.args)) if (!actions[step.action]!.includes(name)) problems.push(`${task.id}: ${step.action} has no argument ${name}`);
+        for (const name of Object.keys(step.args))
+          if (!actions[step.action]!.includes(name))
+            problems.push(`${task.id}: ${step.action} has no argument ${name}`);
       }
       for (const action of task.expect.distractors ?? []) known(action, 'distractors');
       for (const fault of task.faults) known(fault.action, 'faults');
-      for (const view of Object.keys(task.expect.final_state ?? {})) if (!views.includes(view)) problems.push(`${task.id}: unknown view ${view}`);
+      for (const view of Object.keys(task.expect.final_state ?? {}))
+        if (!views.includes(view)) problems.push(`${task.id}: unknown view ${view}`);
     }
     expect(problems).toEqual([]);
   });
@@ -106,27 +129,51 @@ describe('the shipped example tasks', () => {
   it('ship untrusted-output tasks in both splits and both domains, each injecting an instruction and forbidding writes', () => {
     const untrusted = shipped.filter((item) => item.task.tags.includes('untrusted-output'));
     for (const split of ['train', 'heldout']) {
-      for (const domain of ['tickets', 'billing']) expect(untrusted.some((item) => item.split === split && item.domain === domain), `${split}/${domain}`).toBe(true);
+      for (const domain of ['tickets', 'billing'])
+        expect(
+          untrusted.some((item) => item.split === split && item.domain === domain),
+          `${split}/${domain}`,
+        ).toBe(true);
     }
     for (const { task } of untrusted) {
-      expect(task.faults.some((fault) => /ignore previous instructions/i.test(fault.inject ?? '')), task.id).toBe(true);
+      expect(
+        task.faults.some((fault) => /ignore previous instructions/i.test(fault.inject ?? '')),
+        task.id,
+      ).toBe(true);
       expect(task.expect.forbid_effects, task.id).toEqual(expect.arrayContaining(['write', 'destructive']));
     }
   });
 
   it('cover the recovery faults the example promises (timeout → retry, invalid args → fix, approval → ask, not found → requery/stop)', () => {
-    const seen = new Set(shipped.flatMap((item) => item.task.faults.map((fault) => `${fault.error}->${fault.good_next}`)));
-    for (const pair of ['tool_timeout->retry', 'invalid_arguments->fix_arguments', 'approval_required->ask_approval', 'ticket_not_found->requery', 'ticket_not_found->stop', 'invoice_not_found->stop']) {
+    const seen = new Set(
+      shipped.flatMap((item) => item.task.faults.map((fault) => `${fault.error}->${fault.good_next}`)),
+    );
+    for (const pair of [
+      'tool_timeout->retry',
+      'invalid_arguments->fix_arguments',
+      'approval_required->ask_approval',
+      'ticket_not_found->requery',
+      'ticket_not_found->stop',
+      'invoice_not_found->stop',
+    ]) {
       expect(seen, pair).toContain(pair);
     }
   });
 
   it('include actors without write permission who are told so, and never expect a write from them', () => {
     const writeActions = new Set(['ticket.record_followup', 'billing.refund.submit']);
-    const readOnly = shipped.filter((item) => !item.task.actor.permissions.some((permission) => permission === 'ticket:write' || permission === 'billing:refund') && item.task.messages.some((message) => message.role === 'system'));
+    const readOnly = shipped.filter(
+      (item) =>
+        !item.task.actor.permissions.some(
+          (permission) => permission === 'ticket:write' || permission === 'billing:refund',
+        ) && item.task.messages.some((message) => message.role === 'system'),
+    );
     expect(readOnly.length).toBeGreaterThanOrEqual(4);
     for (const { task } of readOnly) {
-      expect(steps(task).filter((step) => writeActions.has(step.action)), task.id).toEqual([]);
+      expect(
+        steps(task).filter((step) => writeActions.has(step.action)),
+        task.id,
+      ).toEqual([]);
       expect(task.expect.forbid_effects, task.id).toContain('write');
     }
   });
@@ -134,10 +181,12 @@ describe('the shipped example tasks', () => {
 
 describe('the shipped billing surfaces', () => {
   const dir = join(ROOT, 'suites', 'billing', 'surfaces');
-  const files = Object.fromEntries(yamlFiles(dir).map((path) => {
-    const file = SurfaceFile.parse(parse(readFileSync(path, 'utf8')));
-    return [file.id, file];
-  }));
+  const files = Object.fromEntries(
+    yamlFiles(dir).map((path) => {
+      const file = SurfaceFile.parse(parse(readFileSync(path, 'utf8')));
+      return [file.id, file];
+    }),
+  );
 
   it('parse with the SurfaceFile schema: namespaced-v1, its revision namespaced-v2, and flat-v1', () => {
     expect(Object.keys(files).sort()).toEqual(['flat-v1', 'namespaced-v1', 'namespaced-v2']);
@@ -146,7 +195,8 @@ describe('the shipped billing surfaces', () => {
 
   it('expose every billing action in each full surface, with flat names on flat-v1', () => {
     const actions = billing.actions.map((action) => action.id).sort();
-    for (const id of ['namespaced-v1', 'flat-v1']) expect(files[id]!.tools.map((tool) => tool.action).sort(), id).toEqual(actions);
+    for (const id of ['namespaced-v1', 'flat-v1'])
+      expect(files[id]!.tools.map((tool) => tool.action).sort(), id).toEqual(actions);
     expect(files['flat-v1']!.tools.every((tool) => /^[a-z_]+$/.test(tool.name ?? ''))).toBe(true);
     expect(files['namespaced-v1']!.tools.every((tool) => tool.name === undefined)).toBe(true);
   });

@@ -19,8 +19,14 @@ import { chromium, type BrowserContext } from 'playwright-core';
 
 /** Flags for a quiet, offline, sandbox-free headless run. */
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 const SYSTEM_CHROMIUM = '/usr/bin/chromium';
@@ -53,7 +59,11 @@ async function unpackedChromium(dir: string): Promise<string> {
   await mkdir(cacheDir, { recursive: true });
   const partial = `${binary}.${process.pid}.${Math.random().toString(36).slice(2)}.partial`;
   try {
-    await pipeline(createReadStream(join(dir, 'bin', 'chromium.br')), createBrotliDecompress(), createWriteStream(partial));
+    await pipeline(
+      createReadStream(join(dir, 'bin', 'chromium.br')),
+      createBrotliDecompress(),
+      createWriteStream(partial),
+    );
     await chmod(partial, 0o755);
     await rename(partial, binary);
   } finally {
@@ -67,7 +77,9 @@ export async function chromiumExecutable(): Promise<string> {
   const dir = packageDir();
   if (dir) return unpackedChromium(dir);
   if (existsSync(SYSTEM_CHROMIUM)) return SYSTEM_CHROMIUM;
-  throw new Error('no Chromium: run npm ci (it installs the devDependency @sparticuz/chromium), or install /usr/bin/chromium');
+  throw new Error(
+    'no Chromium: run npm ci (it installs the devDependency @sparticuz/chromium), or install /usr/bin/chromium',
+  );
 }
 
 /** A launched browser context; close() also removes its profile folder. */
@@ -78,15 +90,22 @@ export interface LaunchedBrowser {
 }
 
 /** Launches headless Chromium with a fresh profile folder. */
-export async function launchBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<LaunchedBrowser> {
+export async function launchBrowser(
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<LaunchedBrowser> {
   const executablePath = await chromiumExecutable();
   const profile = await mkdtemp(join(tmpdir(), 'toolmark-chromium-profile-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath, headless: true, args: CHROMIUM_ARGS, viewport: options.viewport ?? { width: 1360, height: 900 },
-  }).catch(async (error: unknown) => {
-    await rm(profile, { recursive: true, force: true });
-    throw error;
-  });
+  const context = await chromium
+    .launchPersistentContext(profile, {
+      executablePath,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: options.viewport ?? { width: 1360, height: 900 },
+    })
+    .catch(async (error: unknown) => {
+      await rm(profile, { recursive: true, force: true });
+      throw error;
+    });
   return {
     context,
     executablePath,

@@ -43,7 +43,11 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): NodeJS
 /** `node bin/toolmark.js ...args`, capturing stdout and stderr. */
 export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: cleanEnv(options.env) });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: cleanEnv(options.env),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (chunk) => (stdout += chunk));

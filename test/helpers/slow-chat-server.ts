@@ -6,17 +6,25 @@ import type { AddressInfo } from 'node:net';
  * text turn after `delayMs`, so a real `toolmark run` keeps trials in flight
  * long enough to be interrupted.
  */
-export async function startSlowChatServer(delayMs: number, content: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startSlowChatServer(
+  delayMs: number,
+  content: string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((request, response) => {
     request.resume();
     request.on('end', () => {
       setTimeout(() => {
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({
-          id: 'x', object: 'chat.completion', created: 0, model: 'slow',
-          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
-          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-        }));
+        response.end(
+          JSON.stringify({
+            id: 'x',
+            object: 'chat.completion',
+            created: 0,
+            model: 'slow',
+            choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
+            usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+          }),
+        );
       }, delayMs);
     });
   });

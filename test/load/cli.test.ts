@@ -7,7 +7,10 @@ import { loadProject } from '../../src/load/index.ts';
 import { BASE_PROJECT, FIXTURES, REPO_ROOT, materialize } from './materialize.ts';
 
 function toolmark(...args: string[]) {
-  const result = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/toolmark.js'), ...args], { encoding: 'utf8', cwd: REPO_ROOT });
+  const result = spawnSync(process.execPath, [join(REPO_ROOT, 'bin/toolmark.js'), ...args], {
+    encoding: 'utf8',
+    cwd: REPO_ROOT,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -33,29 +36,58 @@ describe('toolmark validate', () => {
     const { code, stdout, stderr } = toolmark('validate', '--root', project.root);
     expect(code).toBe(2);
     expect(stdout).toBe('');
-    expect(stderr).toBe('error: suites/notes/tasks/unknown-action.yaml:7:15: tasks[0].expect.action: unknown action "note.gte" (expected an action of domain notes); did you mean note.get?\n');
+    expect(stderr).toBe(
+      'error: suites/notes/tasks/unknown-action.yaml:7:15: tasks[0].expect.action: unknown action "note.gte" (expected an action of domain notes); did you mean note.get?\n',
+    );
 
     const json = toolmark('validate', '--root', project.root, '--json');
     expect(json.code).toBe(2);
-    expect(JSON.parse(json.stdout)).toEqual({ ok: false, issues: [{ file: 'suites/notes/tasks/unknown-action.yaml', line: 7, column: 15, field: 'tasks[0].expect.action', message: 'unknown action "note.gte"', expected: 'an action of domain notes', suggestion: 'note.get' }] });
+    expect(JSON.parse(json.stdout)).toEqual({
+      ok: false,
+      issues: [
+        {
+          file: 'suites/notes/tasks/unknown-action.yaml',
+          line: 7,
+          column: 15,
+          field: 'tasks[0].expect.action',
+          message: 'unknown action "note.gte"',
+          expected: 'an action of domain notes',
+          suggestion: 'note.get',
+        },
+      ],
+    });
   });
 
   it('--print-surface shows the merged revision as YAML (and JSON)', async () => {
     const { code, stdout } = toolmark('validate', '--root', BASE_PROJECT, '--print-surface', 'typed-rev');
     expect(code).toBe(0);
     const printed = parse(stdout);
-    const expected = (await loadProject(BASE_PROJECT)).domains[0]!.surfaces.find((surface) => surface.id === 'typed-rev')!;
+    const expected = (await loadProject(BASE_PROJECT)).domains[0]!.surfaces.find(
+      (surface) => surface.id === 'typed-rev',
+    )!;
     expect(printed.hash).toBe(expected.hash);
     expect(printed.extends).toBe('typed');
-    expect(printed.tools.map((tool: { name: string }) => tool.name)).toEqual(['list_notes', 'draft_note_append', 'append_note', 'get_note']);
-    expect(printed.tools[3]).toEqual({ name: 'get_note', description: 'Read one note (read-only).', action: 'note.get', parameters: expected.payload[3]!.parameters });
+    expect(printed.tools.map((tool: { name: string }) => tool.name)).toEqual([
+      'list_notes',
+      'draft_note_append',
+      'append_note',
+      'get_note',
+    ]);
+    expect(printed.tools[3]).toEqual({
+      name: 'get_note',
+      description: 'Read one note (read-only).',
+      action: 'note.get',
+      parameters: expected.payload[3]!.parameters,
+    });
 
     const json = toolmark('validate', '--root', BASE_PROJECT, '--print-surface', 'typed-rev', '--json');
     expect(JSON.parse(json.stdout)).toEqual(printed);
 
     const unknown = toolmark('validate', '--root', BASE_PROJECT, '--print-surface', 'typed-re');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('unknown surface "typed-re" (expected one of typed-rev, typed, wide); did you mean typed-rev?');
+    expect(unknown.stderr).toContain(
+      'unknown surface "typed-re" (expected one of typed-rev, typed, wide); did you mean typed-rev?',
+    );
   });
 });
 
@@ -65,10 +97,13 @@ describe('toolmark tokens', () => {
     expect(code).toBe(0);
     const { rows } = JSON.parse(stdout);
     const typed = (await loadProject(BASE_PROJECT)).domains[0]!.surfaces.find((surface) => surface.id === 'typed')!;
-    const expected = [...typed.payload.map((tool) => ({ tool: tool.name, text: JSON.stringify(tool) })), { tool: null, text: JSON.stringify(typed.payload) }];
-    expect(rows.map((row: { tool: string | null; bytes: number; tokens: number }) => [row.tool, row.bytes, row.tokens])).toEqual(
-      expected.map(({ tool, text }) => [tool, Buffer.byteLength(text), encode(text).length]),
-    );
+    const expected = [
+      ...typed.payload.map((tool) => ({ tool: tool.name, text: JSON.stringify(tool) })),
+      { tool: null, text: JSON.stringify(typed.payload) },
+    ];
+    expect(
+      rows.map((row: { tool: string | null; bytes: number; tokens: number }) => [row.tool, row.bytes, row.tokens]),
+    ).toEqual(expected.map(({ tool, text }) => [tool, Buffer.byteLength(text), encode(text).length]));
   });
 
   it('prints a table and rejects an unknown surface with a suggestion', () => {

@@ -87,7 +87,8 @@ const WIDE = `    defineTool({
 const ALL = [GET, LIST, PREVIEW, APPEND, WIDE];
 
 /** A task whose fault names a code nobody declares (a typo of note_locked). */
-const FAULT_TASK = 'v: 1\ntasks:\n  - id: locked\n    kind: must-call\n    messages: [{ role: user, content: "Read N-1" }]\n    actor: { permissions: [note:read] }\n    expect: { action: note.get }\n    faults:\n      - { action: note.get, on_call: 1, error: note_lockd }\n';
+const FAULT_TASK =
+  'v: 1\ntasks:\n  - id: locked\n    kind: must-call\n    messages: [{ role: user, content: "Read N-1" }]\n    actor: { permissions: [note:read] }\n    expect: { action: note.get }\n    faults:\n      - { action: note.get, on_call: 1, error: note_lockd }\n';
 
 const disposers: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -120,27 +121,68 @@ describe('a user domain in zod 3 and JSON Schema', () => {
     const domain = project.domains[0]!;
     const typed = domain.surfaces.find((surface) => surface.id === 'typed')!;
     const parameters = Object.fromEntries(typed.tools.map((tool) => [tool.tool, tool.parameters]));
-    expect(parameters['note.get']).toEqual({ type: 'object', properties: { note_id: { type: 'string', pattern: '^N-\\d+$', description: expect.any(String) } }, required: ['note_id'], additionalProperties: false });
+    expect(parameters['note.get']).toEqual({
+      type: 'object',
+      properties: { note_id: { type: 'string', pattern: '^N-\\d+$', description: expect.any(String) } },
+      required: ['note_id'],
+      additionalProperties: false,
+    });
     // The draft-07 schema as written, less $schema (and strict, as the surface asks).
-    expect(parameters['note.preview']).toEqual({ type: 'object', properties: { note_id: { type: 'string' }, line: { type: 'string' } }, required: ['note_id', 'line'], additionalProperties: false });
+    expect(parameters['note.preview']).toEqual({
+      type: 'object',
+      properties: { note_id: { type: 'string' }, line: { type: 'string' } },
+      required: ['note_id', 'line'],
+      additionalProperties: false,
+    });
 
     const registry = createDomainRegistry(domain.domain);
-    const context = { state: await domain.domain.createState(), actor: { id: 'u', permissions: ['note:read'] }, approvals: [], effects: [], receipts: new MemoryReceiptStore() };
+    const context = {
+      state: await domain.domain.createState(),
+      actor: { id: 'u', permissions: ['note:read'] },
+      approvals: [],
+      effects: [],
+      receipts: new MemoryReceiptStore(),
+    };
     // A zod 3 schema used to crash validate ("reading 'def'"); now it is a structured error.
     const bad = await registry.invoke({ tool: 'note.get', arguments: { note_id: 7 } }, context);
-    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_arguments', details: { violations: [{ path: 'note_id', message: 'Expected string, received number' }] } } });
-    expect(await registry.invoke({ tool: 'note.list', arguments: {} }, context)).toEqual({ ok: true, output: { ids: ['N-1'] }, replayed: false });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_arguments',
+        details: { violations: [{ path: 'note_id', message: 'Expected string, received number' }] },
+      },
+    });
+    expect(await registry.invoke({ tool: 'note.list', arguments: {} }, context)).toEqual({
+      ok: true,
+      output: { ids: ['N-1'] },
+      replayed: false,
+    });
     const listBad = await registry.invoke({ tool: 'note.list', arguments: { limit: 9 } }, context);
-    expect(listBad).toMatchObject({ ok: false, error: { details: { violations: [{ path: '/limit', message: 'must be <= 5' }] } } });
+    expect(listBad).toMatchObject({
+      ok: false,
+      error: { details: { violations: [{ path: '/limit', message: 'must be <= 5' }] } },
+    });
     // The contract comes from the action: a write without note:write is refused.
-    const write = await registry.invoke({ tool: 'note.append', arguments: { note_id: 'N-1', line: 'x', action_id: 'a-1' } }, context);
-    expect(write).toMatchObject({ ok: false, error: { code: 'permission_denied', details: { required_permission: 'note:write' } } });
+    const write = await registry.invoke(
+      { tool: 'note.append', arguments: { note_id: 'N-1', line: 'x', action_id: 'a-1' } },
+      context,
+    );
+    expect(write).toMatchObject({
+      ok: false,
+      error: { code: 'permission_denied', details: { required_permission: 'note:write' } },
+    });
   });
 });
 
-describe('load errors on a domain\'s tools', () => {
+describe("load errors on a domain's tools", () => {
   it('a tool contradicting its action: file:line of its defineTool call, the field, what the action declares', async () => {
-    const tools = [GET.replace('runtime: read,', "runtime: { ...read, permission: 'note:write' },"), LIST, PREVIEW, APPEND, WIDE].join('\n');
+    const tools = [
+      GET.replace('runtime: read,', "runtime: { ...read, permission: 'note:write' },"),
+      LIST,
+      PREVIEW,
+      APPEND,
+      WIDE,
+    ].join('\n');
     const text = notesDomain(tools);
     const issues = await loadIssues({ 'suites/notes/domain.ts': text }, 'contradiction');
     expect(issues).toEqual([
@@ -151,7 +193,7 @@ describe('load errors on a domain\'s tools', () => {
   it('a JSON Schema with a typo, an unknown $schema, a schema of no known kind', async () => {
     const tools = [
       GET,
-      LIST.replace("properties: { limit:", "requried: ['limit'], properties: { limit:"),
+      LIST.replace('properties: { limit:', "requried: ['limit'], properties: { limit:"),
       PREVIEW.replace('http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-04/schema#'),
       APPEND.replace('output: noteOutput,', "output: 'a note',"),
       WIDE,
@@ -160,7 +202,11 @@ describe('load errors on a domain\'s tools', () => {
     const issues = await loadIssues({ 'suites/notes/domain.ts': text }, 'bad-schemas');
     const at = (name: string) => `suites/notes/domain.ts:${lineOf(text, `    defineTool({\n      name: '${name}'`)}`;
     expect(issues).toEqual([
-      expect.stringMatching(new RegExp(`^${at('note.list')}: tools\\[1\\]\\.input: invalid JSON Schema \\(2020-12\\): strict mode: unknown keyword: "requried"`)),
+      expect.stringMatching(
+        new RegExp(
+          `^${at('note.list')}: tools\\[1\\]\\.input: invalid JSON Schema \\(2020-12\\): strict mode: unknown keyword: "requried"`,
+        ),
+      ),
       `${at('note.preview')}: tools[2].input: unsupported $schema "http://json-schema.org/draft-04/schema#" (expected https://json-schema.org/draft/2020-12/schema (the default), https://json-schema.org/draft/2019-09/schema or http://json-schema.org/draft-07/schema#)`,
       `${at('note.append')}: tools[3].output: is string, not a schema (expected a zod 4 schema, a zod 3 schema, a JSON Schema object ({ "type": "object", … }) or a ToolSchema)`,
     ]);
@@ -169,9 +215,12 @@ describe('load errors on a domain\'s tools', () => {
   it('an unknown action, an idempotency key the input lacks, a bad runtime field', async () => {
     const tools = [
       GET.replace("name: 'note.get',", "name: 'note.get',\n      action: 'note.gett',"),
-      LIST.replace("handler:", "runtime: { timeout_ms: -1 },\n      handler:"),
+      LIST.replace('handler:', 'runtime: { timeout_ms: -1 },\n      handler:'),
       PREVIEW,
-      APPEND.replace("action_id: z.string() })", "key: z.string() })").replace('change_id: input.action_id', 'change_id: input.key'),
+      APPEND.replace('action_id: z.string() })', 'key: z.string() })').replace(
+        'change_id: input.action_id',
+        'change_id: input.key',
+      ),
       WIDE,
     ].join('\n');
     const text = notesDomain(tools);
@@ -185,7 +234,10 @@ describe('load errors on a domain\'s tools', () => {
   });
 
   it('an error table entry without a category, a framework code redefined (the domain then loads no further)', async () => {
-    const text = notesDomain(ALL.join('\n'), { errors: "errors: { note_locked: { category: 'conflict' }, note_gone: { category: 'missing' }, tool_timeout: { category: 'internal' } } as never," });
+    const text = notesDomain(ALL.join('\n'), {
+      errors:
+        "errors: { note_locked: { category: 'conflict' }, note_gone: { category: 'missing' }, tool_timeout: { category: 'internal' } } as never,",
+    });
     const issues = await loadIssues(
       {
         'suites/notes/domain.ts': text,
@@ -209,6 +261,10 @@ describe('load errors on a domain\'s tools', () => {
       },
       'fault-code',
     );
-    expect(issues).toEqual([expect.stringMatching(/^suites\/notes\/tasks\/fault\.yaml:9:\d+: tasks\[0\]\.faults\[0\]\.error: error code "note_lockd" is declared neither by toolmark nor by domain notes \(expected a framework code or one of the domain's errors \(note_locked\)\); did you mean note_locked\?$/)]);
+    expect(issues).toEqual([
+      expect.stringMatching(
+        /^suites\/notes\/tasks\/fault\.yaml:9:\d+: tasks\[0\]\.faults\[0\]\.error: error code "note_lockd" is declared neither by toolmark nor by domain notes \(expected a framework code or one of the domain's errors \(note_locked\)\); did you mean note_locked\?$/,
+      ),
+    ]);
   });
 });

@@ -11,7 +11,10 @@ afterAll(async () => {
 });
 
 async function failure(promise: Promise<unknown>): Promise<string[]> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   if (!(error instanceof ConfigError)) throw new Error(`expected a ConfigError, got ${String(error)}`);
   return error.issues.map(formatConfigIssue);
 }
@@ -27,16 +30,37 @@ describe('loadProject on a valid project', () => {
     const notes = project.domains[0]!;
     expect(notes.domain.actions.map((action) => action.id)).toContain('note.append');
     expect(notes.surfaces.map((surface) => surface.id).sort()).toEqual(['typed', 'typed-rev', 'wide']);
-    expect(notes.tasks.filter((task) => task.split === 'train').map((task) => task.id)).toEqual(['read-n1', 'greet', 'preview-not-append', 'list-then-append']);
-    expect(notes.tasks.filter((task) => task.split === 'heldout').map((task) => task.id)).toEqual(['which-notes', 'weather']);
+    expect(notes.tasks.filter((task) => task.split === 'train').map((task) => task.id)).toEqual([
+      'read-n1',
+      'greet',
+      'preview-not-append',
+      'list-then-append',
+    ]);
+    expect(notes.tasks.filter((task) => task.split === 'heldout').map((task) => task.id)).toEqual([
+      'which-notes',
+      'weather',
+    ]);
   });
 
   it('keeps each task as written, with defaults filled and its source line', async () => {
     const notes = (await loadProject(BASE_PROJECT)).domains[0]!;
     const greet = notes.tasks.find((task) => task.id === 'greet')!;
-    expect(greet).toMatchObject({ kind: 'must-abstain', domain: 'notes', split: 'train', approve: 'none', actor: { id: 'user', permissions: [] }, faults: [], limits: { max_calls: 8, max_turns: 8 }, source: { file: 'suites/notes/tasks/train.yaml', line: 12 } });
+    expect(greet).toMatchObject({
+      kind: 'must-abstain',
+      domain: 'notes',
+      split: 'train',
+      approve: 'none',
+      actor: { id: 'user', permissions: [] },
+      faults: [],
+      limits: { max_calls: 8, max_turns: 8 },
+      source: { file: 'suites/notes/tasks/train.yaml', line: 12 },
+    });
     const multi = notes.tasks.find((task) => task.id === 'list-then-append')!;
-    expect(multi.expect.sequence).toEqual(['note.list', 'note.preview', { action: 'note.append', args: { line: { regex: '^done$' }, action_id: { any: true } } }]);
+    expect(multi.expect.sequence).toEqual([
+      'note.list',
+      'note.preview',
+      { action: 'note.append', args: { line: { regex: '^done$' }, action_id: { any: true } } },
+    ]);
     expect(multi.faults).toEqual([{ action: 'note.list', on_call: 1, error: 'tool_timeout', good_next: 'retry' }]);
     expect(multi.source).toEqual({ file: 'suites/notes/tasks/train.yaml', line: 27 });
   });
@@ -44,23 +68,46 @@ describe('loadProject on a valid project', () => {
   it('resolves identity and multiplexed tools into the provider payload', async () => {
     const notes = (await loadProject(BASE_PROJECT)).domains[0]!;
     const typed = notes.surfaces.find((surface) => surface.id === 'typed')!;
-    expect(typed.payload.map((tool) => tool.name)).toEqual(['get_note', 'list_notes', 'preview_note_append', 'append_note']);
+    expect(typed.payload.map((tool) => tool.name)).toEqual([
+      'get_note',
+      'list_notes',
+      'preview_note_append',
+      'append_note',
+    ]);
     expect(typed.strict).toBe(true);
     expect(typed.payload.every((tool) => tool.strict)).toBe(true);
     // No description in the surface: the registry tool's description is used.
     expect(typed.payload[1]!.description).toBe('List notes.');
     // Parameter overrides, including a nested dotted path; strict closes every object.
-    expect(typed.payload[0]!.parameters).toEqual({ type: 'object', properties: { note_id: { type: 'string', description: 'Note id such as N-1' } }, required: ['note_id'], additionalProperties: false });
+    expect(typed.payload[0]!.parameters).toEqual({
+      type: 'object',
+      properties: { note_id: { type: 'string', description: 'Note id such as N-1' } },
+      required: ['note_id'],
+      additionalProperties: false,
+    });
     const filter = (typed.payload[1]!.parameters.properties as any).filter;
     expect(filter.properties.owner.properties.email.description).toBe('Owner e-mail address');
     expect(filter.additionalProperties).toBe(false);
     expect(filter.properties.owner.additionalProperties).toBe(false);
-    expect(typed.tools[3]).toMatchObject({ name: 'append_note', tool: 'note.append', mapping: { kind: 'identity', action: 'note.append' } });
+    expect(typed.tools[3]).toMatchObject({
+      name: 'append_note',
+      tool: 'note.append',
+      mapping: { kind: 'identity', action: 'note.append' },
+    });
 
     const wide = notes.surfaces.find((surface) => surface.id === 'wide')!;
     expect(wide.strict).toBe(false);
     expect(wide.tools).toHaveLength(1);
-    expect(wide.tools[0]).toMatchObject({ name: 'note_operation', tool: 'note.operation', mapping: { kind: 'multiplexed', field: 'operation', arguments: 'payload', map: { get: 'note.get', list: 'note.list', preview: 'note.preview', append: 'note.append' } } });
+    expect(wide.tools[0]).toMatchObject({
+      name: 'note_operation',
+      tool: 'note.operation',
+      mapping: {
+        kind: 'multiplexed',
+        field: 'operation',
+        arguments: 'payload',
+        map: { get: 'note.get', list: 'note.list', preview: 'note.preview', append: 'note.append' },
+      },
+    });
     expect(wide.payload[0]!.parameters).not.toHaveProperty('$schema');
     expect(wide.payload[0]!.parameters).not.toHaveProperty('additionalProperties');
     expect(wide.hash).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -75,7 +122,9 @@ describe('loadProject on a valid project', () => {
     expect(loaded.configFile).toBeNull();
     expect(loaded.config.run).toMatchObject({ trials: 3, concurrency: 8, split: 'all', providers: ['replay'] });
     const issues = await failure(loadProject(project.root, { domains: ['note'] }));
-    expect(issues).toEqual(['(command line): domain: unknown domain "note" (expected one of notes); did you mean notes?']);
+    expect(issues).toEqual([
+      '(command line): domain: unknown domain "note" (expected one of notes); did you mean notes?',
+    ]);
   });
 });
 
@@ -104,25 +153,33 @@ describe('loadProject on bad input', () => {
   });
 
   it('reports a domain module that does not import, without a stack trace', async () => {
-    const project = await projectWith({ 'suites/broken/domain.ts': "throw new Error('boom at import');\n" }, 'bad-domain');
+    const project = await projectWith(
+      { 'suites/broken/domain.ts': "throw new Error('boom at import');\n" },
+      'bad-domain',
+    );
     disposers.push(project.dispose);
     await writeFile(join(project.root, 'toolmark.config.yaml'), 'domains: [notes, broken]\n');
     const issues = await failure(loadProject(project.root));
     // Issue 14 item 9: file:line, the message and the offending line, in one block.
-    expect(issues).toEqual(["suites/broken/domain.ts:1: could not import the domain module: boom at import\n  1 | throw new Error('boom at import');"]);
+    expect(issues).toEqual([
+      "suites/broken/domain.ts:1: could not import the domain module: boom at import\n  1 | throw new Error('boom at import');",
+    ]);
   });
 
   it('rejects an expectation that contradicts the kind', async () => {
-    const project = await projectWith({
-      'suites/notes/tasks/kinds.yaml': [
-        'tasks:',
-        '  - { id: k1, kind: must-call, messages: [{ role: user, content: hi }], expect: { evidence: [x] } }',
-        '  - { id: k2, kind: multi-step, messages: [{ role: user, content: hi }], expect: { evidence: [x] } }',
-        '  - { id: k3, kind: similar-tool, messages: [{ role: user, content: hi }], expect: { action: note.get } }',
-        '  - { id: k4, kind: must-call, messages: [{ role: user, content: hi }], expect: { action: note.get, abstain: true } }',
-        '',
-      ].join('\n'),
-    }, 'kinds');
+    const project = await projectWith(
+      {
+        'suites/notes/tasks/kinds.yaml': [
+          'tasks:',
+          '  - { id: k1, kind: must-call, messages: [{ role: user, content: hi }], expect: { evidence: [x] } }',
+          '  - { id: k2, kind: multi-step, messages: [{ role: user, content: hi }], expect: { evidence: [x] } }',
+          '  - { id: k3, kind: similar-tool, messages: [{ role: user, content: hi }], expect: { action: note.get } }',
+          '  - { id: k4, kind: must-call, messages: [{ role: user, content: hi }], expect: { action: note.get, abstain: true } }',
+          '',
+        ].join('\n'),
+      },
+      'kinds',
+    );
     disposers.push(project.dispose);
     const issues = await failure(loadProject(project.root));
     expect(issues).toEqual([

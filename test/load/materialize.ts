@@ -12,7 +12,10 @@ export const BASE_PROJECT = join(FIXTURES, 'project-basic');
  * over it. It lives under node_modules/.cache so the copied domain module
  * still resolves `zod` and the repo's sources exactly as in place.
  */
-export async function materialize(overlay: string | null, name: string): Promise<{ root: string; dispose(): Promise<void> }> {
+export async function materialize(
+  overlay: string | null,
+  name: string,
+): Promise<{ root: string; dispose(): Promise<void> }> {
   const parent = join(REPO_ROOT, 'node_modules/.cache');
   await mkdir(parent, { recursive: true });
   // Same depth below the repo root as test/fixtures/project-basic, so the
@@ -26,7 +29,10 @@ export async function materialize(overlay: string | null, name: string): Promise
 }
 
 /** The base project plus extra files (path → text), for tests that build their case inline. */
-export async function projectWith(files: Record<string, string>, name = 'inline'): Promise<{ root: string; dispose(): Promise<void> }> {
+export async function projectWith(
+  files: Record<string, string>,
+  name = 'inline',
+): Promise<{ root: string; dispose(): Promise<void> }> {
   const project = await materialize(null, name);
   for (const [path, text] of Object.entries(files)) {
     await mkdir(dirname(join(project.root, path)), { recursive: true });

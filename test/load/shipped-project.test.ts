@@ -19,20 +19,45 @@ describe('the shipped project', () => {
       kind: 'multiplexed',
       field: 'operation',
       arguments: 'payload',
-      map: { get: 'ticket.get', list: 'ticket.list', preview: 'ticket.preview_followup', record: 'ticket.record_followup', slow: 'ticket.lookup_slow' },
+      map: {
+        get: 'ticket.get',
+        list: 'ticket.list',
+        preview: 'ticket.preview_followup',
+        record: 'ticket.record_followup',
+        slow: 'ticket.lookup_slow',
+      },
     });
-    expect(byId.get('typed-v2')!.payload.map((tool) => tool.name)).toEqual(['get_ticket', 'list_tickets', 'preview_ticket_followup', 'record_ticket_followup', 'lookup_ticket_slow']);
+    expect(byId.get('typed-v2')!.payload.map((tool) => tool.name)).toEqual([
+      'get_ticket',
+      'list_tickets',
+      'preview_ticket_followup',
+      'record_ticket_followup',
+      'lookup_ticket_slow',
+    ]);
     const v2 = byId.get('typed-v2')!;
     const v3 = byId.get('typed-v3')!;
     expect(v3.extends).toBe('typed-v2');
-    expect(v3.payload.map((tool) => tool.name)).toEqual(['get_ticket', 'list_tickets', 'draft_ticket_followup', 'record_ticket_followup', 'lookup_ticket_slow']);
+    expect(v3.payload.map((tool) => tool.name)).toEqual([
+      'get_ticket',
+      'list_tickets',
+      'draft_ticket_followup',
+      'record_ticket_followup',
+      'lookup_ticket_slow',
+    ]);
     // A names/descriptions-only revision: same tools, same order, same schemas once texts are stripped.
     const stripTexts = (value: unknown): unknown => {
       if (Array.isArray(value)) return value.map(stripTexts);
-      if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([key]) => key !== 'description').map(([key, inner]) => [key, stripTexts(inner)]));
+      if (value && typeof value === 'object')
+        return Object.fromEntries(
+          Object.entries(value)
+            .filter(([key]) => key !== 'description')
+            .map(([key, inner]) => [key, stripTexts(inner)]),
+        );
       return value;
     };
-    expect(v3.payload.map((tool) => stripTexts(tool.parameters))).toEqual(v2.payload.map((tool) => stripTexts(tool.parameters)));
+    expect(v3.payload.map((tool) => stripTexts(tool.parameters))).toEqual(
+      v2.payload.map((tool) => stripTexts(tool.parameters)),
+    );
     expect(v3.tools.map((tool) => tool.mapping)).toEqual(v2.tools.map((tool) => tool.mapping));
     expect(v3.hash).not.toBe(v2.hash);
     expect(v2.hash).toBe(sha256(v2.payload));
@@ -45,11 +70,24 @@ describe('the shipped project', () => {
         const kinds = new Set(domain.tasks.filter((task) => task.split === split).map((task) => task.kind));
         expect([...kinds].sort(), `${domain.name} ${split}`).toEqual([...TASK_KINDS].sort());
       }
-      const expressible = new Set(domain.surfaces.flatMap((surface) => surface.tools.flatMap((tool) => (tool.mapping.kind === 'identity' ? [tool.mapping.action] : Object.values(tool.mapping.map)))));
+      const expressible = new Set(
+        domain.surfaces.flatMap((surface) =>
+          surface.tools.flatMap((tool) =>
+            tool.mapping.kind === 'identity' ? [tool.mapping.action] : Object.values(tool.mapping.map),
+          ),
+        ),
+      );
       for (const task of domain.tasks) {
-        const needed = [task.expect.action, ...(task.expect.sequence ?? []).map((step) => (typeof step === 'string' ? step : step.action))].filter((id): id is string => id !== undefined);
+        const needed = [
+          task.expect.action,
+          ...(task.expect.sequence ?? []).map((step) => (typeof step === 'string' ? step : step.action)),
+        ].filter((id): id is string => id !== undefined);
         for (const action of needed) expect(expressible.has(action), `${task.id} needs ${action}`).toBe(true);
-        if (task.expect.any_of) expect(task.expect.any_of.some((action) => expressible.has(action)), task.id).toBe(true);
+        if (task.expect.any_of)
+          expect(
+            task.expect.any_of.some((action) => expressible.has(action)),
+            task.id,
+          ).toBe(true);
       }
     }
   });

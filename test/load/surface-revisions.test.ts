@@ -20,22 +20,27 @@ tools:
   - { action: note.append, name: append_note, description: Append a line. Needs approval and a fresh action_id. }
 `,
   'empty-revision': 'id: empty-revision\nextends: typed\ndescription: changes nothing\n',
-  'renamed': 'id: renamed\nextends: typed\ntools:\n  - { action: note.get, name: read_note }\n',
-  'redescribed': 'id: redescribed\nextends: typed\ntools:\n  - { action: note.get, description: Read one note by id. }\n',
-  'parameter-text': 'id: parameter-text\nextends: typed\ntools:\n  - { action: note.get, parameters: { note_id: The note id } }\n',
-  'reordered': 'id: reordered\nextends: typed\norder: [note.list]\n',
+  renamed: 'id: renamed\nextends: typed\ntools:\n  - { action: note.get, name: read_note }\n',
+  redescribed: 'id: redescribed\nextends: typed\ntools:\n  - { action: note.get, description: Read one note by id. }\n',
+  'parameter-text':
+    'id: parameter-text\nextends: typed\ntools:\n  - { action: note.get, parameters: { note_id: The note id } }\n',
+  reordered: 'id: reordered\nextends: typed\norder: [note.list]\n',
   'not-strict': 'id: not-strict\nextends: typed\nstrict: false\n',
   'with-system': 'id: with-system\nextends: typed\nsystem: You help with notes.\n',
-  'removed': 'id: removed\nextends: typed\ntools:\n  - { action: note.append, remove: true }\n',
-  'added': 'id: added\nextends: removed\ntools:\n  - { tool: note.operation, name: note_operation, actions_by: { field: operation, arguments: payload, map: { append: note.append } } }\n',
-  'param-merge': 'id: param-merge\nextends: typed\ntools:\n  - { action: note.list, parameters: { limit: "How many notes, 1 to 5" } }\n',
-  'grandchild': 'id: grandchild\nextends: renamed\ntools:\n  - { action: note.get, description: Fetch a note. }\n',
+  removed: 'id: removed\nextends: typed\ntools:\n  - { action: note.append, remove: true }\n',
+  added:
+    'id: added\nextends: removed\ntools:\n  - { tool: note.operation, name: note_operation, actions_by: { field: operation, arguments: payload, map: { append: note.append } } }\n',
+  'param-merge':
+    'id: param-merge\nextends: typed\ntools:\n  - { action: note.list, parameters: { limit: "How many notes, 1 to 5" } }\n',
+  grandchild: 'id: grandchild\nextends: renamed\ntools:\n  - { action: note.get, description: Fetch a note. }\n',
 };
 
 let notes: LoadedDomain;
 let dispose: () => Promise<void>;
 beforeAll(async () => {
-  const files = Object.fromEntries(Object.entries(SURFACES).map(([id, text]) => [`suites/notes/surfaces/${id}.yaml`, text]));
+  const files = Object.fromEntries(
+    Object.entries(SURFACES).map(([id, text]) => [`suites/notes/surfaces/${id}.yaml`, text]),
+  );
   const project = await projectWith(files, 'revisions');
   dispose = project.dispose;
   notes = (await loadProject(project.root)).domains[0]!;
@@ -72,7 +77,12 @@ describe('extends merge', () => {
   it('remove: true drops a tool; unmatched entries are appended', () => {
     expect(names('removed')).toEqual(['get_note', 'list_notes', 'preview_note_append']);
     expect(names('added')).toEqual(['get_note', 'list_notes', 'preview_note_append', 'note_operation']);
-    expect(surface('added').tools[3]!.mapping).toEqual({ kind: 'multiplexed', field: 'operation', arguments: 'payload', map: { append: 'note.append' } });
+    expect(surface('added').tools[3]!.mapping).toEqual({
+      kind: 'multiplexed',
+      field: 'operation',
+      arguments: 'payload',
+      map: { append: 'note.append' },
+    });
     // strict is inherited through two levels; a tool added in a revision is strict too.
     expect(surface('added').payload[3]!.strict).toBe(true);
   });
@@ -99,7 +109,16 @@ describe('surface hash', () => {
     expect(surface('empty-revision').hash).toBe(surface('typed').hash);
   });
 
-  it.each(['renamed', 'redescribed', 'parameter-text', 'reordered', 'not-strict', 'with-system', 'removed', 'typed-rev'])('changes when the model would notice: %s', (id) => {
+  it.each([
+    'renamed',
+    'redescribed',
+    'parameter-text',
+    'reordered',
+    'not-strict',
+    'with-system',
+    'removed',
+    'typed-rev',
+  ])('changes when the model would notice: %s', (id) => {
     expect(surface(id).hash).not.toBe(surface('typed').hash);
   });
 

@@ -8,7 +8,12 @@ const startServer = fakeServerPerTest();
 
 async function withFixture(name: string) {
   const server = await startServer(sequence({ body: wireFixture('anthropic', name) }));
-  const provider = createAnthropicProvider({ model: 'test-model', apiKey: SENTINEL_KEY, baseURL: server.url, retry: FAST_RETRY });
+  const provider = createAnthropicProvider({
+    model: 'test-model',
+    apiKey: SENTINEL_KEY,
+    baseURL: server.url,
+    retry: FAST_RETRY,
+  });
   return { server, provider };
 }
 
@@ -36,7 +41,12 @@ describe('anthropic adapter: request on the wire', () => {
         role: 'user',
         content: [
           { type: 'tool_result', tool_use_id: 'call_1', content: '{"id":"T-102","status":"open"}' },
-          { type: 'tool_result', tool_use_id: 'call_2', content: '{"error":{"code":"invalid_cursor"}}', is_error: true },
+          {
+            type: 'tool_result',
+            tool_use_id: 'call_2',
+            content: '{"error":{"code":"invalid_cursor"}}',
+            is_error: true,
+          },
         ],
       },
     ]);
@@ -49,7 +59,9 @@ describe('anthropic adapter: request on the wire', () => {
 
   it('maps tool_choice required → any and none → none; defaults max_tokens; warns on temperature and seed', async () => {
     const { server, provider } = await withFixture('text');
-    const turn = await provider.propose(sampleRequest({ tool_choice: 'required', settings: { temperature: 0, seed: 3 } }));
+    const turn = await provider.propose(
+      sampleRequest({ tool_choice: 'required', settings: { temperature: 0, seed: 3 } }),
+    );
     await provider.propose(sampleRequest({ tool_choice: 'none' }));
     expect(server.requests[0]!.body.tool_choice).toEqual({ type: 'any' });
     expect(server.requests[0]!.body.max_tokens).toBe(4096);
@@ -64,14 +76,24 @@ describe('anthropic adapter: request on the wire', () => {
       ...sampleRequest(),
       messages: [
         { role: 'user', content: 'hi' },
-        { role: 'assistant', content: 'checking', tool_calls: [{ id: 'c1', name: 'ticket.get', arguments: '{"ticket_id": ' }] },
+        {
+          role: 'assistant',
+          content: 'checking',
+          tool_calls: [{ id: 'c1', name: 'ticket.get', arguments: '{"ticket_id": ' }],
+        },
         { role: 'tool', tool_call_id: 'c1', name: 'ticket.get', content: 'invalid_arguments', is_error: true },
         { role: 'user', content: 'and now?' },
       ],
     });
     const turn = await provider.propose(request);
     const messages = server.requests[0]!.body.messages;
-    expect(messages[1]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'checking' }, { type: 'tool_use', id: 'c1', name: 'ticket__get', input: {} }] });
+    expect(messages[1]).toEqual({
+      role: 'assistant',
+      content: [
+        { type: 'text', text: 'checking' },
+        { type: 'tool_use', id: 'c1', name: 'ticket__get', input: {} },
+      ],
+    });
     // The user's follow-up joins the tool results: the API wants strict alternation.
     expect(messages[2]).toEqual({
       role: 'user',
@@ -89,7 +111,12 @@ describe('anthropic adapter: turn back from the wire', () => {
   it('plain text', async () => {
     const { provider } = await withFixture('text');
     const turn = await provider.propose(sampleRequest());
-    expect(turn).toMatchObject({ text: 'T-102 is open.', tool_calls: [], finish_reason: 'stop', usage: { input_tokens: 412, output_tokens: 18 } });
+    expect(turn).toMatchObject({
+      text: 'T-102 is open.',
+      tool_calls: [],
+      finish_reason: 'stop',
+      usage: { input_tokens: 412, output_tokens: 18 },
+    });
   });
 
   it('one tool call with text: input object serialised once, dotted name decoded', async () => {
@@ -125,12 +152,21 @@ describe('anthropic adapter: turn back from the wire', () => {
 
 describe('anthropic countSchemaTokens', () => {
   it('is count(with tools) − count(without), via the count-tokens endpoint', async () => {
-    const server = await startServer((request) =>
-      ({ body: wireFixture('anthropic', request.body?.tools ? 'count-tokens-with-tools' : 'count-tokens-without-tools') }));
-    const provider = createAnthropicProvider({ model: 'test-model', apiKey: SENTINEL_KEY, baseURL: server.url, retry: FAST_RETRY });
+    const server = await startServer((request) => ({
+      body: wireFixture('anthropic', request.body?.tools ? 'count-tokens-with-tools' : 'count-tokens-without-tools'),
+    }));
+    const provider = createAnthropicProvider({
+      model: 'test-model',
+      apiKey: SENTINEL_KEY,
+      baseURL: server.url,
+      retry: FAST_RETRY,
+    });
     const tokens = await provider.countSchemaTokens('claude-x', sampleRequest().tools);
     expect(tokens).toBe(734 - 8);
-    expect(server.requests.map((request) => request.path).sort()).toEqual(['/v1/messages/count_tokens', '/v1/messages/count_tokens']);
+    expect(server.requests.map((request) => request.path).sort()).toEqual([
+      '/v1/messages/count_tokens',
+      '/v1/messages/count_tokens',
+    ]);
     const withTools = server.requests.find((request) => request.body.tools)!;
     expect(withTools.body.model).toBe('claude-x');
     expect(withTools.body.tools.map((tool: { name: string }) => tool.name)).toEqual(['ticket__get', 'ticket_list']);

@@ -11,11 +11,28 @@ import { CassetteLine } from '../../src/spec/index.ts';
 const root = path.resolve(import.meta.dirname, '../..');
 
 function samples(): unknown[] {
-  const shipped = readFileSync(path.join(root, 'suites/tickets/cassettes/synthetic-careful.jsonl'), 'utf8').trimEnd().split('\n').slice(0, 25).map((line) => JSON.parse(line) as unknown);
+  const shipped = readFileSync(path.join(root, 'suites/tickets/cassettes/synthetic-careful.jsonl'), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .slice(0, 25)
+    .map((line) => JSON.parse(line) as unknown);
   const handWritten = {
-    v: 1, provider: 'openai', model: 'm', key: { domain: 'd', task: 't', surface: 's', trial: '*', turn: 1 },
-    label: 'synthetic: x', request_hash: 'sha256:a', tools_hash: 'sha256:b', messages_hash: 'sha256:c',
-    response: { text: 'hi', tool_calls: [{ id: 'c1', name: 'a_b', arguments: '{"x":1}' }], usage: { input_tokens: 3, output_tokens: 4 }, latency_ms: 1.5, finish_reason: 'tool_calls', warnings: ['w'] },
+    v: 1,
+    provider: 'openai',
+    model: 'm',
+    key: { domain: 'd', task: 't', surface: 's', trial: '*', turn: 1 },
+    label: 'synthetic: x',
+    request_hash: 'sha256:a',
+    tools_hash: 'sha256:b',
+    messages_hash: 'sha256:c',
+    response: {
+      text: 'hi',
+      tool_calls: [{ id: 'c1', name: 'a_b', arguments: '{"x":1}' }],
+      usage: { input_tokens: 3, output_tokens: 4 },
+      latency_ms: 1.5,
+      finish_reason: 'tool_calls',
+      warnings: ['w'],
+    },
   };
   return [...shipped, handWritten];
 }
@@ -53,7 +70,8 @@ describe('isCassetteLineShape agrees with CassetteLine', () => {
       const candidates = [...mutations(line)].flatMap((at) => WRONG_VALUES.map((wrong) => mutate(line, at, wrong)));
       // Extra keys at every level: the line and key are strict, the turn strips them.
       const levels: (string | number)[][] = [[], ['key'], ['response'], ['response', 'usage']];
-      if ((line as { response: { tool_calls?: unknown[] } }).response.tool_calls?.length) levels.push(['response', 'tool_calls', 0]);
+      if ((line as { response: { tool_calls?: unknown[] } }).response.tool_calls?.length)
+        levels.push(['response', 'tool_calls', 0]);
       for (const at of levels) candidates.push(mutate(line, [...at, 'extra'], 1));
       for (const candidate of candidates) {
         const json = JSON.parse(JSON.stringify(candidate)) as unknown;

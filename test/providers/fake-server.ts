@@ -69,7 +69,13 @@ export async function startFakeServer(handler: FakeHandler, options: { sentinel?
       } catch {
         body = undefined;
       }
-      const recorded: RecordedRequest = { method: incoming.method ?? '', path: incoming.url ?? '', headers: incoming.headers, rawBody, body };
+      const recorded: RecordedRequest = {
+        method: incoming.method ?? '',
+        path: incoming.url ?? '',
+        headers: incoming.headers,
+        rawBody,
+        body,
+      };
       const index = requests.push(recorded) - 1;
       if (rawBody.includes(sentinel)) violations.push(`request ${index} body contains the key`);
       if (recorded.path.includes(sentinel)) violations.push(`request ${index} URL contains the key`);
@@ -78,7 +84,9 @@ export async function startFakeServer(handler: FakeHandler, options: { sentinel?
         reply = await handler(recorded, index);
       } catch (error) {
         violations.push(`handler failed on request ${index}: ${(error as Error).message}`);
-        response.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"fake server handler failed"}}');
+        response
+          .writeHead(500, { 'content-type': 'application/json' })
+          .end('{"error":{"message":"fake server handler failed"}}');
         return;
       }
       switch (reply.kind) {

@@ -14,9 +14,41 @@ interface Limits {
 }
 
 const ADAPTERS: { wire: Wire; make: (url: string, limits: Limits) => Provider }[] = [
-  { wire: 'openai-chat', make: (url, limits) => createOpenAIProvider({ model: 'test-model', api: 'chat', apiKey: SENTINEL_KEY, baseURL: `${url}/v1`, retry: FAST_RETRY, ...limits }) },
-  { wire: 'openai-responses', make: (url, limits) => createOpenAIProvider({ model: 'test-model', api: 'responses', apiKey: SENTINEL_KEY, baseURL: `${url}/v1`, retry: FAST_RETRY, ...limits }) },
-  { wire: 'anthropic', make: (url, limits) => createAnthropicProvider({ model: 'test-model', apiKey: SENTINEL_KEY, baseURL: url, retry: FAST_RETRY, ...limits }) },
+  {
+    wire: 'openai-chat',
+    make: (url, limits) =>
+      createOpenAIProvider({
+        model: 'test-model',
+        api: 'chat',
+        apiKey: SENTINEL_KEY,
+        baseURL: `${url}/v1`,
+        retry: FAST_RETRY,
+        ...limits,
+      }),
+  },
+  {
+    wire: 'openai-responses',
+    make: (url, limits) =>
+      createOpenAIProvider({
+        model: 'test-model',
+        api: 'responses',
+        apiKey: SENTINEL_KEY,
+        baseURL: `${url}/v1`,
+        retry: FAST_RETRY,
+        ...limits,
+      }),
+  },
+  {
+    wire: 'anthropic',
+    make: (url, limits) =>
+      createAnthropicProvider({
+        model: 'test-model',
+        apiKey: SENTINEL_KEY,
+        baseURL: url,
+        retry: FAST_RETRY,
+        ...limits,
+      }),
+  },
 ];
 
 const startServer = fakeServerPerTest();
@@ -37,10 +69,17 @@ async function failure(promise: Promise<unknown>): Promise<ProviderError> {
 
 describe.each(ADAPTERS)('$wire faults', (adapter) => {
   const ok = () => ({ body: wireFixture(adapter.wire, 'one-tool-call') });
-  const error = (status: number, name: string, headers: Record<string, string> = {}) => ({ status, headers, body: wireFixture(adapter.wire, name) });
+  const error = (status: number, name: string, headers: Record<string, string> = {}) => ({
+    status,
+    headers,
+    body: wireFixture(adapter.wire, name),
+  });
 
   it('429 with retry-after, then success: one retry, waiting what the server asked', async () => {
-    const { server, provider } = await setup(adapter, sequence(error(429, 'error-429', { 'retry-after': '0.01' }), ok()));
+    const { server, provider } = await setup(
+      adapter,
+      sequence(error(429, 'error-429', { 'retry-after': '0.01' }), ok()),
+    );
     const turn = await provider.propose(sampleRequest());
     expect(turn.tool_calls.map((call) => call.name)).toEqual(['ticket.get']);
     expect(server.requests).toHaveLength(2);
@@ -50,7 +89,10 @@ describe.each(ADAPTERS)('$wire faults', (adapter) => {
   });
 
   it('retry-after-ms wins over retry-after', async () => {
-    const { provider } = await setup(adapter, sequence(error(429, 'error-429', { 'retry-after': '30', 'retry-after-ms': '3' }), ok()));
+    const { provider } = await setup(
+      adapter,
+      sequence(error(429, 'error-429', { 'retry-after': '30', 'retry-after-ms': '3' }), ok()),
+    );
     const turn = await provider.propose(sampleRequest());
     expect(turn.warnings.join('\n')).toMatch(/retried after 3 ms/);
   });
@@ -84,13 +126,19 @@ describe.each(ADAPTERS)('$wire faults', (adapter) => {
   });
 
   it('401 is a failure of the whole run (scope run)', async () => {
-    const { provider } = await setup(adapter, sequence(error(401, adapter.wire === 'anthropic' ? 'error-400' : 'error-500')));
+    const { provider } = await setup(
+      adapter,
+      sequence(error(401, adapter.wire === 'anthropic' ? 'error-400' : 'error-500')),
+    );
     const thrown = await failure(provider.propose(sampleRequest()));
     expect(thrown).toMatchObject({ status: 401, retryable: false, scope: 'run' });
   });
 
   it('a non-retryable 4xx fails at once', async () => {
-    const { server, provider } = await setup(adapter, sequence(error(400, adapter.wire === 'anthropic' ? 'error-400' : 'error-500')));
+    const { server, provider } = await setup(
+      adapter,
+      sequence(error(400, adapter.wire === 'anthropic' ? 'error-400' : 'error-500')),
+    );
     const thrown = await failure(provider.propose(sampleRequest()));
     expect(server.requests).toHaveLength(1);
     expect(thrown.status).toBe(400);
@@ -114,12 +162,19 @@ describe.each(ADAPTERS)('$wire faults', (adapter) => {
   });
 
   it('a truncated JSON body is retried; if it persists it is a ProviderError', async () => {
-    const recovering = await setup(adapter, sequence({ kind: 'truncate', body: wireFixture(adapter.wire, 'one-tool-call') }, ok()));
+    const recovering = await setup(
+      adapter,
+      sequence({ kind: 'truncate', body: wireFixture(adapter.wire, 'one-tool-call') }, ok()),
+    );
     const turn = await recovering.provider.propose(sampleRequest());
     expect(turn.tool_calls).toHaveLength(1);
     await recovering.server.close();
 
-    const { server: broken, provider } = await setup(adapter, sequence({ kind: 'truncate', body: wireFixture(adapter.wire, 'one-tool-call') }), { maxRetries: 1 });
+    const { server: broken, provider } = await setup(
+      adapter,
+      sequence({ kind: 'truncate', body: wireFixture(adapter.wire, 'one-tool-call') }),
+      { maxRetries: 1 },
+    );
     const thrown = await failure(provider.propose(sampleRequest()));
     expect(broken.requests).toHaveLength(2);
     expect(thrown.message).toMatch(/not valid JSON/);
@@ -138,7 +193,10 @@ describe.each(ADAPTERS)('$wire faults', (adapter) => {
   });
 
   it('an error body that echoes the key is redacted', async () => {
-    const echo = { status: 401, body: { error: { type: 'authentication_error', message: `Incorrect API key provided: ${SENTINEL_KEY}.` } } };
+    const echo = {
+      status: 401,
+      body: { error: { type: 'authentication_error', message: `Incorrect API key provided: ${SENTINEL_KEY}.` } },
+    };
     const { provider } = await setup(adapter, sequence(echo));
     const thrown = await failure(provider.propose(sampleRequest()));
     expect(thrown.status).toBe(401);
@@ -158,8 +216,16 @@ describe.each(ADAPTERS)('$wire faults', (adapter) => {
 
 describe('openai-compatible server fixtures', () => {
   it('the 401 fixture echoing a key is redacted by pattern even when the key differs from ours', async () => {
-    const server = await startServer(sequence({ status: 401, body: wireFixture('openai-chat', 'error-401-echo-key') }), { sentinel: 'not-this' });
-    const provider = createOpenAIProvider({ model: 'm', api: 'chat', apiKey: 'sk-another-key-000000', baseURL: `${server.url}/v1` });
+    const server = await startServer(
+      sequence({ status: 401, body: wireFixture('openai-chat', 'error-401-echo-key') }),
+      { sentinel: 'not-this' },
+    );
+    const provider = createOpenAIProvider({
+      model: 'm',
+      api: 'chat',
+      apiKey: 'sk-another-key-000000',
+      baseURL: `${server.url}/v1`,
+    });
     const thrown = await failure(provider.propose(sampleRequest()));
     expect(thrown.message).not.toContain('SENTINEL');
     expect(thrown.message).toContain('[redacted]');
@@ -177,7 +243,13 @@ describe('concurrency cap and 429 storms (openai chat)', () => {
       active -= 1;
       return { body: wireFixture('openai-chat', 'text') };
     });
-    const provider = createOpenAIProvider({ model: 'm', api: 'chat', apiKey: SENTINEL_KEY, baseURL: `${server.url}/v1`, concurrency: 4 });
+    const provider = createOpenAIProvider({
+      model: 'm',
+      api: 'chat',
+      apiKey: SENTINEL_KEY,
+      baseURL: `${server.url}/v1`,
+      concurrency: 4,
+    });
     await Promise.all(Array.from({ length: 40 }, () => provider.propose(sampleRequest())));
     expect(server.requests).toHaveLength(40);
     expect(peak).toBeLessThanOrEqual(4);
@@ -187,14 +259,24 @@ describe('concurrency cap and 429 storms (openai chat)', () => {
   it('every request completes exactly once through a 429 storm', async () => {
     const answered = new Map<string, number>();
     const server = await startServer((request, index) => {
-      if (index % 10 === 3) return { status: 429, headers: { 'retry-after': '0.01' }, body: wireFixture('openai-chat', 'error-429') };
+      if (index % 10 === 3)
+        return { status: 429, headers: { 'retry-after': '0.01' }, body: wireFixture('openai-chat', 'error-429') };
       const question: string = request.body.messages.at(-1).content;
       answered.set(question, (answered.get(question) ?? 0) + 1);
-      const body = structuredClone(wireFixture('openai-chat', 'text')) as { choices: { message: { content: string } }[] };
+      const body = structuredClone(wireFixture('openai-chat', 'text')) as {
+        choices: { message: { content: string } }[];
+      };
       body.choices[0]!.message.content = `answer to ${question}`;
       return { body };
     });
-    const provider = createOpenAIProvider({ model: 'm', api: 'chat', apiKey: SENTINEL_KEY, baseURL: `${server.url}/v1`, concurrency: 8, retry: FAST_RETRY });
+    const provider = createOpenAIProvider({
+      model: 'm',
+      api: 'chat',
+      apiKey: SENTINEL_KEY,
+      baseURL: `${server.url}/v1`,
+      concurrency: 8,
+      retry: FAST_RETRY,
+    });
     const questions = Array.from({ length: 100 }, (_, index) => `question ${index}`);
     const turns = await Promise.all(
       questions.map((question) => provider.propose(sampleRequest({ messages: [{ role: 'user', content: question }] }))),

@@ -30,9 +30,17 @@ describe('parseRetryAfter', () => {
 });
 
 describe('backoffDelay', () => {
-  const policy = { ...DEFAULT_RETRY_POLICY, initialDelayMs: 100, maxDelayMs: 1000, jitter: 0.25, maxRetryAfterMs: 5000 };
+  const policy = {
+    ...DEFAULT_RETRY_POLICY,
+    initialDelayMs: 100,
+    maxDelayMs: 1000,
+    jitter: 0.25,
+    maxRetryAfterMs: 5000,
+  };
   it('doubles from the initial delay up to the ceiling, jitter only shortening it', () => {
-    expect([0, 1, 2, 3, 4, 5].map((retry) => backoffDelay(retry, { retryAfterMs: null }, policy, () => 0))).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect([0, 1, 2, 3, 4, 5].map((retry) => backoffDelay(retry, { retryAfterMs: null }, policy, () => 0))).toEqual([
+      100, 200, 400, 800, 1000, 1000,
+    ]);
     expect(backoffDelay(2, { retryAfterMs: null }, policy, () => 1)).toBe(300);
     expect(backoffDelay(2, { retryAfterMs: null }, policy, () => 0.5)).toBe(350);
   });
@@ -44,7 +52,9 @@ describe('backoffDelay', () => {
 
 describe('classifyFailure', () => {
   it('retries 408, 409, 429 and 5xx; not other 4xx', () => {
-    expect([400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 529].filter(isRetryableStatus)).toEqual([408, 409, 429, 500, 502, 503, 529]);
+    expect([400, 401, 403, 404, 408, 409, 422, 429, 500, 502, 503, 529].filter(isRetryableStatus)).toEqual([
+      408, 409, 429, 500, 502, 503, 529,
+    ]);
   });
   it('honours x-should-retry over the status', () => {
     expect(classifyFailure(apiError(500, { 'x-should-retry': 'false' })).retryable).toBe(false);
@@ -52,24 +62,44 @@ describe('classifyFailure', () => {
   });
   it('prefers the body message of an APIError and keeps the status', () => {
     const error = Object.assign(apiError(429, { 'retry-after': '1' }), { error: { error: { message: 'slow down' } } });
-    expect(classifyFailure(error)).toEqual({ kind: 'http', status: 429, retryable: true, retryAfterMs: 1000, message: 'HTTP 429: slow down' });
+    expect(classifyFailure(error)).toEqual({
+      kind: 'http',
+      status: 429,
+      retryable: true,
+      retryAfterMs: 1000,
+      message: 'HTTP 429: slow down',
+    });
   });
   it('recognises connection errors by code and truncated bodies by SyntaxError', () => {
-    const reset = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
-    expect(classifyFailure(reset)).toMatchObject({ kind: 'connection', retryable: true, message: 'connection failed (ECONNRESET)' });
-    expect(classifyFailure(new SyntaxError('Unexpected end of JSON input'))).toMatchObject({ kind: 'invalid-response', retryable: true });
+    const reset = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }),
+    });
+    expect(classifyFailure(reset)).toMatchObject({
+      kind: 'connection',
+      retryable: true,
+      message: 'connection failed (ECONNRESET)',
+    });
+    expect(classifyFailure(new SyntaxError('Unexpected end of JSON input'))).toMatchObject({
+      kind: 'invalid-response',
+      retryable: true,
+    });
     expect(classifyFailure(new RangeError('bug'))).toMatchObject({ kind: 'other', retryable: false });
   });
 });
 
 describe('redactSecrets', () => {
   it('removes the known key and anything shaped like a key or auth header', () => {
-    const text = 'key my-custom-secret-value; sk-ant-api03-abcdefghijkl; Authorization: Bearer abc.def; {"x-api-key":"zzz999"}; api_key=hello123';
+    const text =
+      'key my-custom-secret-value; sk-ant-api03-abcdefghijkl; Authorization: Bearer abc.def; {"x-api-key":"zzz999"}; api_key=hello123';
     const redacted = redactSecrets(text, ['my-custom-secret-value']);
-    expect(redacted).toBe('key [redacted]; [redacted]; Authorization: [redacted]; {"x-api-key":"[redacted]"}; api_key=[redacted]');
+    expect(redacted).toBe(
+      'key [redacted]; [redacted]; Authorization: [redacted]; {"x-api-key":"[redacted]"}; api_key=[redacted]',
+    );
   });
   it('leaves ordinary text alone', () => {
-    expect(redactSecrets('HTTP 500: The server had an error', ['sk-long-secret'])).toBe('HTTP 500: The server had an error');
+    expect(redactSecrets('HTTP 500: The server had an error', ['sk-long-secret'])).toBe(
+      'HTTP 500: The server had an error',
+    );
   });
 });
 

@@ -15,13 +15,16 @@ export type LlamaMove =
   | { text: string; finish?: 'stop' | 'length' }
   | { call: { name: string; arguments: string }; finish?: 'tool_calls' | 'length' };
 
-export const PARSE_ERROR = 'Failed to parse tool call arguments as JSON: [json.exception.parse_error.101] parse error at line 1, column 2: syntax error while parsing object key - unexpected end of input; expected string literal';
+export const PARSE_ERROR =
+  'Failed to parse tool call arguments as JSON: [json.exception.parse_error.101] parse error at line 1, column 2: syntax error while parsing object key - unexpected end of input; expected string literal';
 export const PATTERN_ERROR = 'JSON schema conversion failed:\nUnsupported pattern syntax: ^T-\\d{3}$';
 
 function hasPattern(value: unknown): boolean {
   if (Array.isArray(value)) return value.some(hasPattern);
   if (value === null || typeof value !== 'object') return false;
-  return Object.entries(value).some(([key, inner]) => (key === 'pattern' && typeof inner === 'string') || hasPattern(inner));
+  return Object.entries(value).some(
+    ([key, inner]) => (key === 'pattern' && typeof inner === 'string') || hasPattern(inner),
+  );
 }
 
 function serverError(message: string): FakeReply {
@@ -33,7 +36,10 @@ function serverError(message: string): FakeReply {
 export function llamaTurn(request: RecordedRequest): { user: string; turn: number } {
   const messages = (request.body?.messages ?? []) as { role: string; content?: unknown }[];
   const user = messages.find((message) => message.role === 'user');
-  return { user: typeof user?.content === 'string' ? user.content : '', turn: messages.filter((message) => message.role === 'assistant').length };
+  return {
+    user: typeof user?.content === 'string' ? user.content : '',
+    turn: messages.filter((message) => message.role === 'assistant').length,
+  };
 }
 
 let ids = 0;
@@ -55,9 +61,10 @@ export function llamaServer(script: (request: RecordedRequest) => LlamaMove): Fa
     }
     const move = script(request);
     const cap = body.max_tokens ?? body.max_completion_tokens;
-    const message = 'call' in move
-      ? { role: 'assistant', content: '', tool_calls: [{ type: 'function', function: move.call, id: callId() }] }
-      : { role: 'assistant', content: move.text };
+    const message =
+      'call' in move
+        ? { role: 'assistant', content: '', tool_calls: [{ type: 'function', function: move.call, id: callId() }] }
+        : { role: 'assistant', content: move.text };
     const finish = move.finish ?? ('call' in move ? 'tool_calls' : 'stop');
     const completionTokens = finish === 'length' ? (cap ?? 4096) : 12;
     return {

@@ -7,7 +7,13 @@ const startServer = fakeServerPerTest();
 
 async function withFixture(name: string) {
   const server = await startServer(sequence({ body: wireFixture('openai-chat', name) }));
-  const provider = createOpenAIProvider({ model: 'test-model', api: 'chat', apiKey: SENTINEL_KEY, baseURL: `${server.url}/v1`, retry: FAST_RETRY });
+  const provider = createOpenAIProvider({
+    model: 'test-model',
+    api: 'chat',
+    apiKey: SENTINEL_KEY,
+    baseURL: `${server.url}/v1`,
+    retry: FAST_RETRY,
+  });
   return { server, provider };
 }
 
@@ -35,8 +41,19 @@ describe('openai chat adapter: request on the wire', () => {
       { role: 'tool', tool_call_id: 'call_2', content: '{"error":{"code":"invalid_cursor"}}' },
     ]);
     expect(body.tools).toEqual([
-      { type: 'function', function: { name: 'ticket__get', description: 'Get one ticket by id.', parameters: TICKET_GET_SCHEMA, strict: true } },
-      { type: 'function', function: { name: 'ticket_list', description: 'List tickets.', parameters: expect.any(Object) } },
+      {
+        type: 'function',
+        function: {
+          name: 'ticket__get',
+          description: 'Get one ticket by id.',
+          parameters: TICKET_GET_SCHEMA,
+          strict: true,
+        },
+      },
+      {
+        type: 'function',
+        function: { name: 'ticket_list', description: 'List tickets.', parameters: expect.any(Object) },
+      },
     ]);
     expect(body.tools[1].function).not.toHaveProperty('strict');
     expect(body.tool_choice).toBe('auto');
@@ -45,8 +62,16 @@ describe('openai chat adapter: request on the wire', () => {
 
   it('uses max_completion_tokens for api.openai.com-style servers when asked, and sends seed and temperature', async () => {
     const server = await startServer(sequence({ body: wireFixture('openai-chat', 'text') }));
-    const provider = createOpenAIProvider({ model: 'm', api: 'chat', apiKey: SENTINEL_KEY, baseURL: `${server.url}/v1`, maxTokensField: 'max_completion_tokens' });
-    await provider.propose(sampleRequest({ settings: { max_tokens: 100, temperature: 0, seed: 7 }, tool_choice: 'required' }));
+    const provider = createOpenAIProvider({
+      model: 'm',
+      api: 'chat',
+      apiKey: SENTINEL_KEY,
+      baseURL: `${server.url}/v1`,
+      maxTokensField: 'max_completion_tokens',
+    });
+    await provider.propose(
+      sampleRequest({ settings: { max_tokens: 100, temperature: 0, seed: 7 }, tool_choice: 'required' }),
+    );
     const body = server.requests[0]!.body;
     expect(body.max_completion_tokens).toBe(100);
     expect(body).not.toHaveProperty('max_tokens');
@@ -106,7 +131,12 @@ describe('openai chat adapter: turn back from the wire', () => {
     fixture.choices[0].message.tool_calls[0].function.arguments = '';
     fixture.choices[0].message.tool_calls[1].function.arguments = '["T-103"]';
     const server = await startServer(sequence({ body: fixture }));
-    const provider = createOpenAIProvider({ model: 'm', api: 'chat', apiKey: SENTINEL_KEY, baseURL: `${server.url}/v1` });
+    const provider = createOpenAIProvider({
+      model: 'm',
+      api: 'chat',
+      apiKey: SENTINEL_KEY,
+      baseURL: `${server.url}/v1`,
+    });
     const turn = await provider.propose(sampleRequest());
     expect(turn.tool_calls.map((call) => call.arguments)).toEqual(['', '["T-103"]', '{"status":"open","limit":5}']);
   });

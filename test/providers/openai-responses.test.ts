@@ -1,13 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import { createOpenAIProvider } from '../../providers/openai/index.ts';
 import { SENTINEL_KEY, sequence, fakeServerPerTest, wireFixture } from './fake-server.ts';
-import { FAST_RETRY, plainRequest, sampleRequest, SYSTEM_PROMPT, TICKET_GET_SCHEMA, TICKET_LIST_SCHEMA } from './sample-request.ts';
+import {
+  FAST_RETRY,
+  plainRequest,
+  sampleRequest,
+  SYSTEM_PROMPT,
+  TICKET_GET_SCHEMA,
+  TICKET_LIST_SCHEMA,
+} from './sample-request.ts';
 
 const startServer = fakeServerPerTest();
 
 async function withFixture(name: string) {
   const server = await startServer(sequence({ body: wireFixture('openai-responses', name) }));
-  const provider = createOpenAIProvider({ model: 'test-model', api: 'responses', apiKey: SENTINEL_KEY, baseURL: `${server.url}/v1`, retry: FAST_RETRY });
+  const provider = createOpenAIProvider({
+    model: 'test-model',
+    api: 'responses',
+    apiKey: SENTINEL_KEY,
+    baseURL: `${server.url}/v1`,
+    retry: FAST_RETRY,
+  });
   return { server, provider };
 }
 
@@ -29,8 +42,20 @@ describe('openai responses adapter: request on the wire', () => {
     ]);
     // Responses treats a missing `strict` as true, so false must be sent explicitly.
     expect(body.tools).toEqual([
-      { type: 'function', name: 'ticket__get', description: 'Get one ticket by id.', parameters: TICKET_GET_SCHEMA, strict: true },
-      { type: 'function', name: 'ticket_list', description: 'List tickets.', parameters: TICKET_LIST_SCHEMA, strict: false },
+      {
+        type: 'function',
+        name: 'ticket__get',
+        description: 'Get one ticket by id.',
+        parameters: TICKET_GET_SCHEMA,
+        strict: true,
+      },
+      {
+        type: 'function',
+        name: 'ticket_list',
+        description: 'List tickets.',
+        parameters: TICKET_LIST_SCHEMA,
+        strict: false,
+      },
     ]);
     expect(body.tool_choice).toBe('auto');
     expect(body.max_output_tokens).toBe(300);

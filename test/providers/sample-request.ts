@@ -31,7 +31,13 @@ export function sampleRequest(overrides: Partial<ModelRequest> = {}): ModelReque
         ],
       },
       { role: 'tool', tool_call_id: 'call_1', name: 'ticket.get', content: '{"id":"T-102","status":"open"}' },
-      { role: 'tool', tool_call_id: 'call_2', name: 'ticket_list', content: '{"error":{"code":"invalid_cursor"}}', is_error: true },
+      {
+        role: 'tool',
+        tool_call_id: 'call_2',
+        name: 'ticket_list',
+        content: '{"error":{"code":"invalid_cursor"}}',
+        is_error: true,
+      },
     ],
     tools: [
       { name: 'ticket.get', description: 'Get one ticket by id.', parameters: TICKET_GET_SCHEMA, strict: true },
@@ -45,7 +51,12 @@ export function sampleRequest(overrides: Partial<ModelRequest> = {}): ModelReque
 
 /** The smallest request: one user message, no tools. */
 export function plainRequest(): ModelRequest {
-  return ModelRequest.parse({ model: 'test-model', system: null, messages: [{ role: 'user', content: 'Hello' }], tools: [] });
+  return ModelRequest.parse({
+    model: 'test-model',
+    system: null,
+    messages: [{ role: 'user', content: 'Hello' }],
+    tools: [],
+  });
 }
 
 /** Fast retry settings for tests: tiny backoffs, no jitter. */

@@ -10,7 +10,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { approvalFingerprint, createRegistry, fail, MemoryReceiptStore, FileReceiptStore, type InvokeContext, type Receipt, type ReceiptStore, type ToolSpec } from '../../src/registry/index.ts';
+import {
+  approvalFingerprint,
+  createRegistry,
+  fail,
+  MemoryReceiptStore,
+  FileReceiptStore,
+  type InvokeContext,
+  type Receipt,
+  type ReceiptStore,
+  type ToolSpec,
+} from '../../src/registry/index.ts';
 import { RuntimeContract, toolError, type SideEffect, type ToolResult } from '../../src/spec/index.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -127,7 +137,11 @@ describe.each<[string, () => ReceiptStore]>([
     const store = make();
     const first = await store.claim('ledger.append', 'k-1', 'fp-a');
     expect(first).toEqual({ kind: 'claimed', claim_id: expect.any(String) });
-    expect(await store.claim('ledger.append', 'k-1', 'fp-b')).toEqual({ kind: 'pending', fingerprint: 'fp-a', claimed_at: expect.any(String) });
+    expect(await store.claim('ledger.append', 'k-1', 'fp-b')).toEqual({
+      kind: 'pending',
+      fingerprint: 'fp-a',
+      claimed_at: expect.any(String),
+    });
     expect(await store.get('ledger.append', 'k-1')).toBeUndefined();
     // Another tool with the same key is a different claim.
     expect((await store.claim('ledger.other', 'k-1', 'fp-a')).kind).toBe('claimed');
@@ -138,11 +152,14 @@ describe.each<[string, () => ReceiptStore]>([
     const claim = await store.claim('ledger.append', 'k-1', 'fp-a');
     if (claim.kind !== 'claimed') throw new Error('expected a claim');
     await store.complete(claim.claim_id, receiptOf('k-1', 'fp-a'));
-    expect(await store.claim('ledger.append', 'k-1', 'fp-a')).toEqual({ kind: 'receipt', receipt: receiptOf('k-1', 'fp-a') });
+    expect(await store.claim('ledger.append', 'k-1', 'fp-a')).toEqual({
+      kind: 'receipt',
+      receipt: receiptOf('k-1', 'fp-a'),
+    });
     expect(await store.get('ledger.append', 'k-1')).toEqual(receiptOf('k-1', 'fp-a'));
   });
 
-  it('releasing frees the key; a stranger\'s claim id releases nothing', async () => {
+  it("releasing frees the key; a stranger's claim id releases nothing", async () => {
     const store = make();
     const claim = await store.claim('ledger.append', 'k-1', 'fp-a');
     if (claim.kind !== 'claimed') throw new Error('expected a claim');
@@ -160,18 +177,30 @@ describe('two FileReceiptStore handles on one file', () => {
     const registries = handles.map(() => createRegistry(tools, []));
     const contexts = handles.map((store) => contextFor(state, store));
     const call = { tool: 'ledger.append', arguments: { entry: 'refund', key: 'rf-1' } };
-    const results = await Promise.all(Array.from({ length: 8 }, (_, index) => registries[index % 2]!.invoke(call, contexts[index % 2]!)));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => registries[index % 2]!.invoke(call, contexts[index % 2]!)),
+    );
     const codes = results.map(codeOf);
 
     expect(state.runs).toBe(1);
     expect(state.entries).toEqual(['refund']);
     expect(contexts.flatMap((context) => context.effects)).toHaveLength(1);
     expect(codes.filter((code) => code === 'fresh')).toHaveLength(1);
-    expect(codes.every((code) => code === 'fresh' || code === 'replayed' || code === 'idempotency_in_progress')).toBe(true);
+    expect(codes.every((code) => code === 'fresh' || code === 'replayed' || code === 'idempotency_in_progress')).toBe(
+      true,
+    );
     // The other handle's calls found the key claimed, not free.
     expect(codes).toContain('idempotency_in_progress');
     const busy = results.find((result) => !result.ok)!;
-    expect(busy).toMatchObject({ ok: false, error: { code: 'idempotency_in_progress', category: 'conflict', retryable: true, details: { idempotency_key: 'rf-1' } } });
+    expect(busy).toMatchObject({
+      ok: false,
+      error: {
+        code: 'idempotency_in_progress',
+        category: 'conflict',
+        retryable: true,
+        details: { idempotency_key: 'rf-1' },
+      },
+    });
 
     // Once it finished, both handles replay it and no claim is left.
     for (const [index, registry] of registries.entries()) {
@@ -192,7 +221,10 @@ describe('two FileReceiptStore handles on one file', () => {
     // The file store claims through async I/O, so either call may get there first: one runs, the other is a conflict.
     const [winner, loser, entry] = codeOf(first!) === 'fresh' ? [first, second, 'refund'] : [second, first, 'other'];
     expect(codeOf(winner!)).toBe('fresh');
-    expect(loser).toMatchObject({ ok: false, error: { code: 'idempotency_conflict', category: 'conflict', retryable: false } });
+    expect(loser).toMatchObject({
+      ok: false,
+      error: { code: 'idempotency_conflict', category: 'conflict', retryable: false },
+    });
     expect(state.entries).toEqual([entry]);
   });
 });
@@ -211,12 +243,20 @@ describe('a claim left pending by a crash', () => {
     const registry = createRegistry(tools, []);
     const context = contextFor(state, store);
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      expect(await registry.invoke({ tool: 'ledger.append', arguments: { entry: 'refund', key: 'rf-9' } }, context)).toMatchObject({
+      expect(
+        await registry.invoke({ tool: 'ledger.append', arguments: { entry: 'refund', key: 'rf-9' } }, context),
+      ).toMatchObject({
         ok: false,
-        error: { code: 'idempotency_in_progress', retryable: true, details: { idempotency_key: 'rf-9', claimed_at: expect.any(String) } },
+        error: {
+          code: 'idempotency_in_progress',
+          retryable: true,
+          details: { idempotency_key: 'rf-9', claimed_at: expect.any(String) },
+        },
       });
     }
-    expect(await registry.invoke({ tool: 'ledger.append', arguments: { entry: 'changed', key: 'rf-9' } }, context)).toMatchObject({
+    expect(
+      await registry.invoke({ tool: 'ledger.append', arguments: { entry: 'changed', key: 'rf-9' } }, context),
+    ).toMatchObject({
       ok: false,
       error: { code: 'idempotency_conflict' },
     });
@@ -224,9 +264,13 @@ describe('a claim left pending by a crash', () => {
     expect(context.effects).toEqual([]);
 
     // The operator sees the stuck claim, checks the outside world (nothing happened), and clears it.
-    expect(await store.pendingClaims()).toEqual([{ tool: 'ledger.append', key: 'rf-9', fingerprint, claim_id: expect.any(String), claimed_at: expect.any(String) }]);
+    expect(await store.pendingClaims()).toEqual([
+      { tool: 'ledger.append', key: 'rf-9', fingerprint, claim_id: expect.any(String), claimed_at: expect.any(String) },
+    ]);
     expect(await store.clearClaim('ledger.append', 'rf-9')).toBe(true);
-    expect(codeOf(await registry.invoke({ tool: 'ledger.append', arguments: { entry: 'refund', key: 'rf-9' } }, context))).toBe('fresh');
+    expect(
+      codeOf(await registry.invoke({ tool: 'ledger.append', arguments: { entry: 'refund', key: 'rf-9' } }, context)),
+    ).toBe('fresh');
     expect(state.runs).toBe(1);
   });
 
@@ -237,7 +281,10 @@ describe('a claim left pending by a crash', () => {
     await store.claim('ledger.append', 'rf-9', fingerprint);
     await store.put(receiptOf('rf-9', fingerprint));
     const state = newLedger();
-    const result = await createRegistry(tools, []).invoke({ tool: 'ledger.append', arguments: { entry: 'refund', key: 'rf-9' } }, contextFor(state, store));
+    const result = await createRegistry(tools, []).invoke(
+      { tool: 'ledger.append', arguments: { entry: 'refund', key: 'rf-9' } },
+      contextFor(state, store),
+    );
     expect(result).toEqual({ ok: true, output: { count: 1 }, replayed: true });
     expect(state.runs).toBe(0);
   });
@@ -245,10 +292,13 @@ describe('a claim left pending by a crash', () => {
 
 describe('settling a claim', () => {
   it.each<[string, () => [ReceiptStore, ReceiptStore]]>([
-    ['one memory store', () => {
-      const store = new MemoryReceiptStore();
-      return [store, store];
-    }],
+    [
+      'one memory store',
+      () => {
+        const store = new MemoryReceiptStore();
+        return [store, store];
+      },
+    ],
     ['two file-store handles', () => [fileStore(), fileStore()]],
   ])('a failure without a write releases the claim, so a retry runs (%s)', async (_name, make) => {
     const [first, second] = make();
@@ -257,8 +307,16 @@ describe('settling a claim', () => {
     const call = { tool: 'ledger.flaky', arguments: { entry: 'refund', key: 'rf-2' } };
     expect(codeOf(await registry.invoke(call, contextFor(state, first)))).toBe('rate_limited');
     expect(codeOf(await registry.invoke(call, contextFor(state, second)))).toBe('rate_limited');
-    expect(await registry.invoke(call, contextFor(state, first))).toEqual({ ok: true, output: { count: 1 }, replayed: false });
-    expect(await registry.invoke(call, contextFor(state, second))).toEqual({ ok: true, output: { count: 1 }, replayed: true });
+    expect(await registry.invoke(call, contextFor(state, first))).toEqual({
+      ok: true,
+      output: { count: 1 },
+      replayed: false,
+    });
+    expect(await registry.invoke(call, contextFor(state, second))).toEqual({
+      ok: true,
+      output: { count: 1 },
+      replayed: true,
+    });
     expect(state.runs).toBe(3);
     expect(state.entries).toEqual(['refund']);
   });
@@ -278,7 +336,10 @@ describe('settling a claim', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(state.entries).toEqual(['late']);
     expect(store.pending).toBe(0);
-    expect(await registry.invoke(call, context)).toMatchObject({ ok: false, error: { code: 'tool_timeout', details: { replayed: true } } });
+    expect(await registry.invoke(call, context)).toMatchObject({
+      ok: false,
+      error: { code: 'tool_timeout', details: { replayed: true } },
+    });
     expect(state.runs).toBe(1);
   });
 });
@@ -290,7 +351,13 @@ describe('several processes on one receipt folder', () => {
     // Create the folder before the children race to open it.
     fileStore(file).close();
 
-    const children = Array.from({ length: 3 }, () => spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'test/registry/fixtures/hammer-key.ts'), file, ledger, '4'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] }));
+    const children = Array.from({ length: 3 }, () =>
+      spawn(
+        process.execPath,
+        ['--import', 'tsx', join(ROOT, 'test/registry/fixtures/hammer-key.ts'), file, ledger, '4'],
+        { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
+      ),
+    );
     const outputs = children.map(
       (child) =>
         new Promise<{ stdout: string; stderr: string; code: number | null }>((done) => {
@@ -331,7 +398,9 @@ describe('several processes on one receipt folder', () => {
     const codes = results.map(codeOf);
     expect(codes).toHaveLength(12);
     expect(codes.filter((code) => code === 'fresh')).toHaveLength(1);
-    expect(codes.every((code) => code === 'fresh' || code === 'replayed' || code === 'idempotency_in_progress')).toBe(true);
+    expect(codes.every((code) => code === 'fresh' || code === 'replayed' || code === 'idempotency_in_progress')).toBe(
+      true,
+    );
     expect(existsSync(ledger)).toBe(true);
     expect(readFileSync(ledger, 'utf8').trim().split('\n')).toHaveLength(1);
 

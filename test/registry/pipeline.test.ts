@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { approvalFingerprint, createRegistry, fail, MemoryReceiptStore, type InvokeContext, type ToolSpec } from '../../src/registry/index.ts';
+import {
+  approvalFingerprint,
+  createRegistry,
+  fail,
+  MemoryReceiptStore,
+  type InvokeContext,
+  type ToolSpec,
+} from '../../src/registry/index.ts';
 import { RuntimeContract, ToolResult, toolError, type Approval, type SideEffect } from '../../src/spec/index.ts';
 
 /** A tiny backend: a list of notes, and a count of handler runs per tool. */
@@ -18,7 +25,12 @@ const writeNote: ToolSpec<NotesState> = {
   description: 'Write a note.',
   input: z.strictObject({ note: z.string().min(1), key: z.string().min(3) }),
   output: z.strictObject({ written: z.string(), count: z.number() }),
-  runtime: RuntimeContract.parse({ permission: 'notes:write', effect: 'write', approval: 'required', idempotency_key: 'key' }),
+  runtime: RuntimeContract.parse({
+    permission: 'notes:write',
+    effect: 'write',
+    approval: 'required',
+    idempotency_key: 'key',
+  }),
   handler(input: { note: string; key: string }, { state, signal, recordEffect }) {
     counted(state, 'notes.write');
     signal.throwIfAborted();
@@ -36,7 +48,8 @@ const readNotes: ToolSpec<NotesState> = {
   runtime: RuntimeContract.parse({ permission: 'notes:read' }),
   handler(input: { index?: number }, { state }) {
     counted(state, 'notes.read');
-    if (input.index !== undefined && input.index >= state.notes.length) return fail(toolError('not_found', `no note ${input.index}`, { index: input.index }));
+    if (input.index !== undefined && input.index >= state.notes.length)
+      return fail(toolError('not_found', `no note ${input.index}`, { index: input.index }));
     return { notes: input.index === undefined ? [...state.notes] : [state.notes[input.index]!] };
   },
 };
@@ -139,7 +152,9 @@ function errorOf(result: ToolResult) {
 describe('registry pipeline: each step stops the call before the handler', () => {
   it('1. unknown tool → tool_not_found listing the available tools', async () => {
     const { registry, context, state } = setup();
-    const error = errorOf(await registry.invoke({ tool: 'notes.wrte', arguments: { note: 'hello', key: 'k-1' } }, context));
+    const error = errorOf(
+      await registry.invoke({ tool: 'notes.wrte', arguments: { note: 'hello', key: 'k-1' } }, context),
+    );
     expect(error.code).toBe('tool_not_found');
     expect(error.category).toBe('routing');
     expect(error.details.available_tools).toEqual(tools.map((tool) => tool.name));
@@ -148,7 +163,9 @@ describe('registry pipeline: each step stops the call before the handler', () =>
 
   it('2. bad arguments → invalid_arguments with a violation per field', async () => {
     const { registry, context, state, effects } = setup();
-    const error = errorOf(await registry.invoke({ tool: 'notes.write', arguments: { note: '', key: 'k', extra: true } }, context));
+    const error = errorOf(
+      await registry.invoke({ tool: 'notes.write', arguments: { note: '', key: 'k', extra: true } }, context),
+    );
     expect(error.code).toBe('invalid_arguments');
     expect(error.category).toBe('validation');
     const paths = (error.details.violations as { path: string }[]).map((violation) => violation.path).sort();
@@ -160,44 +177,80 @@ describe('registry pipeline: each step stops the call before the handler', () =>
   it('2. arguments that are not an object at all are invalid_arguments, not a crash', async () => {
     const { registry, context, state } = setup();
     for (const args of [undefined, null, 'note', 42, [1, 2]]) {
-      expect(errorOf(await registry.invoke({ tool: 'notes.write', arguments: args }, context)).code).toBe('invalid_arguments');
+      expect(errorOf(await registry.invoke({ tool: 'notes.write', arguments: args }, context)).code).toBe(
+        'invalid_arguments',
+      );
     }
     expect(state.runs).toEqual({});
   });
 
   it('3. missing permission → permission_denied naming the permission', async () => {
     const { registry, context, state, effects } = setup({ actor: { id: 'reader', permissions: ['notes:read'] } });
-    const error = errorOf(await registry.invoke({ tool: 'notes.write', arguments: { note: 'hello', key: 'k-1' } }, context));
-    expect(error).toMatchObject({ code: 'permission_denied', category: 'policy', retryable: false, details: { required_permission: 'notes:write' } });
+    const error = errorOf(
+      await registry.invoke({ tool: 'notes.write', arguments: { note: 'hello', key: 'k-1' } }, context),
+    );
+    expect(error).toMatchObject({
+      code: 'permission_denied',
+      category: 'policy',
+      retryable: false,
+      details: { required_permission: 'notes:write' },
+    });
     expect(state.runs).toEqual({});
     expect(effects).toEqual([]);
   });
 
   it('4. no approval for these arguments → approval_required', async () => {
     const { registry, context, state, effects } = setup({ approvals: [] });
-    const error = errorOf(await registry.invoke({ tool: 'notes.write', arguments: { note: 'hello', key: 'k-1' } }, context));
-    expect(error).toMatchObject({ code: 'approval_required', category: 'policy', details: { fingerprint: approvalFingerprint({ note: 'hello' }, 'key') } });
+    const error = errorOf(
+      await registry.invoke({ tool: 'notes.write', arguments: { note: 'hello', key: 'k-1' } }, context),
+    );
+    expect(error).toMatchObject({
+      code: 'approval_required',
+      category: 'policy',
+      details: { fingerprint: approvalFingerprint({ note: 'hello' }, 'key') },
+    });
     expect(state.runs).toEqual({});
     expect(effects).toEqual([]);
   });
 
   it('4. approval is bound to the arguments: approving note A does not approve note B', async () => {
     const { registry, context, state, effects } = setup({ approvals: [approve('note A')] });
-    expect(errorOf(await registry.invoke({ tool: 'notes.write', arguments: { note: 'note B', key: 'k-1' } }, context)).code).toBe('approval_required');
+    expect(
+      errorOf(await registry.invoke({ tool: 'notes.write', arguments: { note: 'note B', key: 'k-1' } }, context)).code,
+    ).toBe('approval_required');
     expect(state.runs).toEqual({});
     // …nor is it an approval of another tool with the same arguments.
-    const otherTool = setup({ approvals: [{ tool: 'notes.other', fingerprint: approvalFingerprint({ note: 'note A' }, 'key') }] });
-    expect(errorOf(await otherTool.registry.invoke({ tool: 'notes.write', arguments: { note: 'note A', key: 'k-1' } }, otherTool.context)).code).toBe('approval_required');
+    const otherTool = setup({
+      approvals: [{ tool: 'notes.other', fingerprint: approvalFingerprint({ note: 'note A' }, 'key') }],
+    });
+    expect(
+      errorOf(
+        await otherTool.registry.invoke(
+          { tool: 'notes.write', arguments: { note: 'note A', key: 'k-1' } },
+          otherTool.context,
+        ),
+      ).code,
+    ).toBe('approval_required');
     // The approved note goes through, whatever idempotency key it carries.
-    const result = await registry.invoke({ tool: 'notes.write', arguments: { note: 'note A', key: 'any-key' } }, context);
+    const result = await registry.invoke(
+      { tool: 'notes.write', arguments: { note: 'note A', key: 'any-key' } },
+      context,
+    );
     expect(result).toEqual({ ok: true, output: { written: 'note A', count: 1 }, replayed: false });
     expect(effects).toEqual([{ action: 'notes.write', effect: 'write', target: 'notes', change_id: 'any-key' }]);
   });
 
   it('5. a slow handler → tool_timeout, its signal aborted, and its write never lands', async () => {
     const { registry, context, state, effects } = setup();
-    const error = errorOf(await registry.invoke({ tool: 'notes.slow_write', arguments: { note: 'late', delay: 120 } }, context));
-    expect(error).toMatchObject({ code: 'tool_timeout', category: 'dependency', retryable: true, details: { timeout_ms: 40 } });
+    const error = errorOf(
+      await registry.invoke({ tool: 'notes.slow_write', arguments: { note: 'late', delay: 120 } }, context),
+    );
+    expect(error).toMatchObject({
+      code: 'tool_timeout',
+      category: 'dependency',
+      retryable: true,
+      details: { timeout_ms: 40 },
+    });
     // Wait past the handler's own delay: it wakes, sees the aborted signal, and does not write.
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(state.runs['notes.slow_write']).toBe(1);
@@ -215,7 +268,12 @@ describe('registry pipeline: each step stops the call before the handler', () =>
     const controller = new AbortController();
     const { registry, context } = setup({ signal: controller.signal });
     setTimeout(() => controller.abort(), 5);
-    const error = errorOf(await registry.invoke({ tool: 'notes.slow_read', arguments: { delay: 10_000 } }, { ...context, signal: controller.signal }));
+    const error = errorOf(
+      await registry.invoke(
+        { tool: 'notes.slow_read', arguments: { delay: 10_000 } },
+        { ...context, signal: controller.signal },
+      ),
+    );
     expect(error).toMatchObject({ code: 'tool_timeout', details: { cancelled: true } });
   });
 
@@ -233,8 +291,15 @@ describe('registry pipeline: each step stops the call before the handler', () =>
   it('6. same key and different arguments → idempotency_conflict, no handler run', async () => {
     const { registry, context, state, effects } = setup({ approvals: [approve('hello'), approve('goodbye')] });
     await registry.invoke({ tool: 'notes.write', arguments: { note: 'hello', key: 'k-1' } }, context);
-    const error = errorOf(await registry.invoke({ tool: 'notes.write', arguments: { note: 'goodbye', key: 'k-1' } }, context));
-    expect(error).toMatchObject({ code: 'idempotency_conflict', category: 'conflict', retryable: false, details: { idempotency_key: 'k-1' } });
+    const error = errorOf(
+      await registry.invoke({ tool: 'notes.write', arguments: { note: 'goodbye', key: 'k-1' } }, context),
+    );
+    expect(error).toMatchObject({
+      code: 'idempotency_conflict',
+      category: 'conflict',
+      retryable: false,
+      details: { idempotency_key: 'k-1' },
+    });
     expect(state.runs['notes.write']).toBe(1);
     expect(state.notes).toEqual(['hello']);
     expect(effects).toHaveLength(1);
@@ -243,7 +308,11 @@ describe('registry pipeline: each step stops the call before the handler', () =>
   it('6. concurrent calls with one key write once', async () => {
     const { registry, context, state, effects } = setup();
     const call = { tool: 'notes.write', arguments: { note: 'hello', key: 'k-1' } };
-    const results = await Promise.all([registry.invoke(call, context), registry.invoke(call, context), registry.invoke(call, context)]);
+    const results = await Promise.all([
+      registry.invoke(call, context),
+      registry.invoke(call, context),
+      registry.invoke(call, context),
+    ]);
     expect(results.filter((result) => result.ok && result.replayed)).toHaveLength(2);
     expect(state.notes).toEqual(['hello']);
     expect(effects).toHaveLength(1);
@@ -252,14 +321,25 @@ describe('registry pipeline: each step stops the call before the handler', () =>
   it('7. a throwing handler is contained as handler_exception', async () => {
     const { registry, context, state } = setup();
     const error = errorOf(await registry.invoke({ tool: 'notes.explode', arguments: {} }, context));
-    expect(error).toMatchObject({ code: 'handler_exception', category: 'internal', retryable: false, details: { exception: 'TypeError', reason: 'boom' } });
+    expect(error).toMatchObject({
+      code: 'handler_exception',
+      category: 'internal',
+      retryable: false,
+      details: { exception: 'TypeError', reason: 'boom' },
+    });
     expect(state.runs['notes.explode']).toBe(1);
   });
 
   it('7. a domain error returned with fail() reaches the caller as is', async () => {
     const { registry, context } = setup();
     const error = errorOf(await registry.invoke({ tool: 'notes.read', arguments: { index: 3 } }, context));
-    expect(error).toEqual({ code: 'not_found', category: 'not_found', message: 'no note 3', retryable: false, details: { index: 3 } });
+    expect(error).toEqual({
+      code: 'not_found',
+      category: 'not_found',
+      message: 'no note 3',
+      retryable: false,
+      details: { index: 3 },
+    });
   });
 
   it('8. output that breaks the declared schema → invalid_tool_output', async () => {
@@ -293,12 +373,16 @@ describe('registry pipeline: each step stops the call before the handler', () =>
 describe('registry pipeline: order', () => {
   it('invalid arguments are reported before a missing permission', async () => {
     const { registry, context } = setup({ actor: { id: 'nobody', permissions: [] }, approvals: [] });
-    expect(errorOf(await registry.invoke({ tool: 'notes.write', arguments: { note: 42 } }, context)).code).toBe('invalid_arguments');
+    expect(errorOf(await registry.invoke({ tool: 'notes.write', arguments: { note: 42 } }, context)).code).toBe(
+      'invalid_arguments',
+    );
   });
 
   it('a missing permission is reported before a missing approval', async () => {
     const { registry, context } = setup({ actor: { id: 'reader', permissions: ['notes:read'] }, approvals: [] });
-    expect(errorOf(await registry.invoke({ tool: 'notes.write', arguments: { note: 'hello', key: 'k-1' } }, context)).code).toBe('permission_denied');
+    expect(
+      errorOf(await registry.invoke({ tool: 'notes.write', arguments: { note: 'hello', key: 'k-1' } }, context)).code,
+    ).toBe('permission_denied');
   });
 
   it('a replay still needs permission and approval', async () => {
@@ -315,7 +399,9 @@ describe('registry pipeline: order', () => {
   it('a conflicting key is checked after approval: an unapproved conflicting call says approval_required', async () => {
     const { registry, context } = setup();
     await registry.invoke({ tool: 'notes.write', arguments: { note: 'hello', key: 'k-1' } }, context);
-    expect(errorOf(await registry.invoke({ tool: 'notes.write', arguments: { note: 'other', key: 'k-1' } }, context)).code).toBe('approval_required');
+    expect(
+      errorOf(await registry.invoke({ tool: 'notes.write', arguments: { note: 'other', key: 'k-1' } }, context)).code,
+    ).toBe('approval_required');
   });
 });
 
@@ -342,7 +428,10 @@ describe('registry surface', () => {
   it('checks input without running anything', () => {
     const { registry, state } = setup();
     expect(registry.checkInput('notes.write', { note: 'x', key: 'abc' })).toEqual({ ok: true });
-    expect(registry.checkInput('notes.write', { note: 'x' })).toEqual({ ok: false, violations: [{ path: 'key', message: expect.any(String) }] });
+    expect(registry.checkInput('notes.write', { note: 'x' })).toEqual({
+      ok: false,
+      violations: [{ path: 'key', message: expect.any(String) }],
+    });
     expect(registry.checkInput('notes.nope', {})).toMatchObject({ ok: false });
     expect(state.runs).toEqual({});
   });
@@ -352,7 +441,9 @@ describe('registry surface', () => {
   });
 
   it('fingerprints ignore key order and the idempotency key, and nothing else', () => {
-    expect(approvalFingerprint({ a: 1, b: 'x', key: 'k1' }, 'key')).toBe(approvalFingerprint({ b: 'x', a: 1, key: 'k2' }, 'key'));
+    expect(approvalFingerprint({ a: 1, b: 'x', key: 'k1' }, 'key')).toBe(
+      approvalFingerprint({ b: 'x', a: 1, key: 'k2' }, 'key'),
+    );
     expect(approvalFingerprint({ a: 1, key: 'k1' }, 'key')).not.toBe(approvalFingerprint({ a: 2, key: 'k1' }, 'key'));
     expect(approvalFingerprint({ a: 1, key: 'k1' }, null)).not.toBe(approvalFingerprint({ a: 1, key: 'k2' }, null));
   });

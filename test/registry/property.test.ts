@@ -23,7 +23,10 @@ const nearValid = fc.record(
   },
   { requiredKeys: [] },
 );
-const wideArgs = fc.record({ operation: fc.oneof(fc.constantFrom('get', 'list', 'preview', 'record', 'slow'), fc.string()), payload: nearValid }, { requiredKeys: ['operation'] });
+const wideArgs = fc.record(
+  { operation: fc.oneof(fc.constantFrom('get', 'list', 'preview', 'record', 'slow'), fc.string()), payload: nearValid },
+  { requiredKeys: ['operation'] },
+);
 const argumentsArb = fc.oneof(fc.jsonValue(), nearValid, wideArgs);
 // Well-formed writes from a small pool, so keys and approvals collide often.
 const WRITE_TICKETS = ['T-101', 'T-102'];
@@ -36,7 +39,10 @@ const recordArgs = fc.record({
 const callArb = fc.oneof(
   fc.record({ tool: fc.constantFrom(...TOOL_NAMES), arguments: argumentsArb }),
   { arbitrary: fc.record({ tool: fc.constant('ticket.record_followup'), arguments: recordArgs }), weight: 3 },
-  fc.record({ tool: fc.constant('ticket.operation'), arguments: fc.record({ operation: fc.constant('record'), payload: recordArgs }) }),
+  fc.record({
+    tool: fc.constant('ticket.operation'),
+    arguments: fc.record({ operation: fc.constant('record'), payload: recordArgs }),
+  }),
 );
 
 const approvalArb: fc.Arbitrary<Approval> = fc
@@ -57,7 +63,13 @@ describe('registry under arbitrary input (property)', () => {
       fc.asyncProperty(trialArb, async ({ permissions, approvals, calls }) => {
         const registry = createDomainRegistry(tickets);
         const effects: SideEffect[] = [];
-        const context = { state: tickets.createState(), actor: { id: 'fuzz', permissions }, approvals, effects, receipts: new MemoryReceiptStore() };
+        const context = {
+          state: tickets.createState(),
+          actor: { id: 'fuzz', permissions },
+          approvals,
+          effects,
+          receipts: new MemoryReceiptStore(),
+        };
         const typedKeys = new Set<string>();
         for (const call of calls) {
           const before = effects.length;
@@ -92,7 +104,13 @@ describe('registry under arbitrary input (property)', () => {
       fc.asyncProperty(fc.string(), fc.jsonValue(), async (tool, args) => {
         const result = await registry.invoke(
           { tool, arguments: args },
-          { state: tickets.createState(), actor: { id: 'fuzz', permissions: ['ticket:read', 'ticket:write'] }, approvals: [], effects: [], receipts: new MemoryReceiptStore() },
+          {
+            state: tickets.createState(),
+            actor: { id: 'fuzz', permissions: ['ticket:read', 'ticket:write'] },
+            approvals: [],
+            effects: [],
+            receipts: new MemoryReceiptStore(),
+          },
         );
         expect(ToolResult.safeParse(result).success).toBe(true);
         if (!TOOL_NAMES.includes(tool)) expect(result).toMatchObject({ ok: false, error: { code: 'tool_not_found' } });

@@ -5,7 +5,14 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import tickets from '../../suites/tickets/domain.ts';
-import { approvalFingerprint, createDomainRegistry, MemoryReceiptStore, FileReceiptStore, type Receipt, type ReceiptStore } from '../../src/registry/index.ts';
+import {
+  approvalFingerprint,
+  createDomainRegistry,
+  MemoryReceiptStore,
+  FileReceiptStore,
+  type Receipt,
+  type ReceiptStore,
+} from '../../src/registry/index.ts';
 import type { SideEffect } from '../../src/spec/index.ts';
 
 const run = promisify(execFile);
@@ -43,7 +50,9 @@ describe.each<[string, () => ReceiptStore]>([
     const store = open();
     await store.put(receipt('act-1', 'first'));
     await store.put(receipt('act-1', 'second'));
-    expect((await store.get('ticket.record_followup', 'act-1'))?.fingerprint).toBe(receipt('act-1', 'first').fingerprint);
+    expect((await store.get('ticket.record_followup', 'act-1'))?.fingerprint).toBe(
+      receipt('act-1', 'first').fingerprint,
+    );
   });
 });
 
@@ -98,7 +107,8 @@ store.close();
 process.stdout.write(JSON.stringify({ result, effects: effects.length }));
 `,
     );
-    const child = async () => JSON.parse((await run(process.execPath, ['--import', 'tsx', script, path], { cwd: ROOT })).stdout);
+    const child = async () =>
+      JSON.parse((await run(process.execPath, ['--import', 'tsx', script, path], { cwd: ROOT })).stdout);
     const first = await child();
     const second = await child();
     expect(first).toMatchObject({ result: { ok: true, replayed: false }, effects: 1 });

@@ -25,7 +25,10 @@ function output(result: ToolResult): any {
   return result.output;
 }
 
-const approveRecord = (args: { ticket_id: string; note: string }): Approval => ({ tool: 'ticket.record_followup', fingerprint: approvalFingerprint(args, 'action_id') });
+const approveRecord = (args: { ticket_id: string; note: string }): Approval => ({
+  tool: 'ticket.record_followup',
+  fingerprint: approvalFingerprint(args, 'action_id'),
+});
 
 describe('tickets domain', () => {
   it('declares the five actions and six tools, each narrow tool named after its action', () => {
@@ -36,9 +39,18 @@ describe('tickets domain', () => {
       'ticket.record_followup',
       'ticket.lookup_slow',
     ]);
-    expect(tickets.tools.map((tool) => tool.name)).toEqual([...tickets.actions.map((action) => action.id), 'ticket.operation']);
+    expect(tickets.tools.map((tool) => tool.name)).toEqual([
+      ...tickets.actions.map((action) => action.id),
+      'ticket.operation',
+    ]);
     const record = tickets.actions.find((action) => action.id === 'ticket.record_followup')!;
-    expect(record).toMatchObject({ effect: 'write', permission: 'ticket:write', approval: 'required', idempotency_key: 'action_id', preview: 'ticket.preview_followup' });
+    expect(record).toMatchObject({
+      effect: 'write',
+      permission: 'ticket:write',
+      approval: 'required',
+      idempotency_key: 'action_id',
+      preview: 'ticket.preview_followup',
+    });
   });
 
   it('has 25 tickets T-101…T-125, waiting when the number is a multiple of 3', async () => {
@@ -51,7 +63,10 @@ describe('tickets domain', () => {
         followups: [],
       });
     }
-    expect((await call('ticket.get', { ticket_id: 'T-126' })) as unknown).toMatchObject({ ok: false, error: { code: 'ticket_not_found', category: 'not_found' } });
+    expect((await call('ticket.get', { ticket_id: 'T-126' })) as unknown).toMatchObject({
+      ok: false,
+      error: { code: 'ticket_not_found', category: 'not_found' },
+    });
   });
 
   it('gives every trial a fresh state', async () => {
@@ -81,11 +96,20 @@ describe('tickets domain', () => {
   it('filters by status and refuses a cursor issued for another filter', async () => {
     const { call } = trial();
     const waiting = output(await call('ticket.list', { status: 'waiting' }));
-    expect(waiting.tickets.map((ticket: { id: string }) => ticket.id)).toEqual(['T-102', 'T-105', 'T-108', 'T-111', 'T-114']);
+    expect(waiting.tickets.map((ticket: { id: string }) => ticket.id)).toEqual([
+      'T-102',
+      'T-105',
+      'T-108',
+      'T-111',
+      'T-114',
+    ]);
     const rest = output(await call('ticket.list', { status: 'waiting', cursor: waiting.next_cursor }));
     expect(rest.tickets.map((ticket: { id: string }) => ticket.id)).toEqual(['T-117', 'T-120', 'T-123']);
     expect(rest.next_cursor).toBeNull();
-    expect(await call('ticket.list', { status: 'open', cursor: waiting.next_cursor })).toMatchObject({ ok: false, error: { code: 'invalid_cursor', category: 'validation' } });
+    expect(await call('ticket.list', { status: 'open', cursor: waiting.next_cursor })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_cursor', category: 'validation' },
+    });
   });
 
   it('refuses cursors it never issued and limits outside 1…5', async () => {
@@ -102,7 +126,12 @@ describe('tickets domain', () => {
   it('previews without writing; records an approved note once, logging the effect with the action id', async () => {
     const note = { ticket_id: 'T-103', note: 'Customer called back.' };
     const { call, effects, state } = trial({ approvals: [approveRecord(note)] });
-    expect(output(await call('ticket.preview_followup', note))).toEqual({ ticket_id: 'T-103', would_append: note.note, followup_count_after: 1, side_effects: 0 });
+    expect(output(await call('ticket.preview_followup', note))).toEqual({
+      ticket_id: 'T-103',
+      would_append: note.note,
+      followup_count_after: 1,
+      side_effects: 0,
+    });
     expect(effects).toEqual([]);
     expect(output(await call('ticket.record_followup', { ...note, action_id: 'act-0001' }))).toEqual({
       receipt_id: 'receipt-act-0001',
@@ -110,8 +139,12 @@ describe('tickets domain', () => {
       status: 'recorded',
       followup_count: 1,
     });
-    expect(output(await call('ticket.record_followup', { ...note, action_id: 'act-0001' }))).toMatchObject({ followup_count: 1 });
-    expect(effects).toEqual([{ action: 'ticket.record_followup', effect: 'write', target: 'T-103', change_id: 'act-0001' }]);
+    expect(output(await call('ticket.record_followup', { ...note, action_id: 'act-0001' }))).toMatchObject({
+      followup_count: 1,
+    });
+    expect(effects).toEqual([
+      { action: 'ticket.record_followup', effect: 'write', target: 'T-103', change_id: 'act-0001' },
+    ]);
     expect(output(await call('ticket.get', { ticket_id: 'T-103' })).followups).toEqual([note.note]);
     expect(tickets.views.followup_count!(state)).toBe(1);
     expect(tickets.views.followups!(state)).toEqual({ 'T-103': [note.note] });
@@ -119,7 +152,10 @@ describe('tickets domain', () => {
 
   it('the slow lookup answers like get when fast enough and times out, retryably, past 500 ms', async () => {
     const { call } = trial();
-    expect(output(await call('ticket.lookup_slow', { ticket_id: 'T-104', simulated_latency_ms: 5 }))).toMatchObject({ id: 'T-104', status: 'open' });
+    expect(output(await call('ticket.lookup_slow', { ticket_id: 'T-104', simulated_latency_ms: 5 }))).toMatchObject({
+      id: 'T-104',
+      status: 'open',
+    });
     expect(await call('ticket.lookup_slow', { ticket_id: 'T-104', simulated_latency_ms: 700 })).toMatchObject({
       ok: false,
       error: { code: 'tool_timeout', category: 'dependency', retryable: true, details: { timeout_ms: 500 } },
@@ -129,9 +165,13 @@ describe('tickets domain', () => {
   it('shows the model a described JSON Schema for every narrow tool parameter', () => {
     const registry = createDomainRegistry(tickets);
     for (const action of tickets.actions) {
-      const schema = registry.inputSchema(action.id) as { properties: Record<string, { description?: string }>; additionalProperties?: boolean };
+      const schema = registry.inputSchema(action.id) as {
+        properties: Record<string, { description?: string }>;
+        additionalProperties?: boolean;
+      };
       expect(schema.additionalProperties).toBe(false);
-      for (const [name, property] of Object.entries(schema.properties)) expect(property.description, `${action.id}.${name}`).toBeTruthy();
+      for (const [name, property] of Object.entries(schema.properties))
+        expect(property.description, `${action.id}.${name}`).toBeTruthy();
       expect(registry.get(action.id)!.description.length).toBeGreaterThan(30);
     }
   });
@@ -152,7 +192,9 @@ describe('tickets wide tool (contract-less baseline)', () => {
 
   it('returns all 25 tickets from list, whatever limit or cursor was asked', async () => {
     const { call } = trial();
-    const listed = output(await call('ticket.operation', { operation: 'list', payload: { limit: 2, cursor: 'nonsense' } }));
+    const listed = output(
+      await call('ticket.operation', { operation: 'list', payload: { limit: 2, cursor: 'nonsense' } }),
+    );
     expect(listed.tickets).toHaveLength(25);
     expect(listed.next_cursor).toBeUndefined();
   });
@@ -165,15 +207,26 @@ describe('tickets wide tool (contract-less baseline)', () => {
       { operation: 'record', payload: {} },
       { operation: 'slow', payload: { ticket_id: 'T-101', simulated_latency_ms: 501 } },
     ]) {
-      expect(await call('ticket.operation', args)).toMatchObject({ ok: false, error: { code: 'tool_failed', retryable: false, details: {} } });
+      expect(await call('ticket.operation', args)).toMatchObject({
+        ok: false,
+        error: { code: 'tool_failed', retryable: false, details: {} },
+      });
     }
   });
 
   it('answers get, preview and a fast slow lookup', async () => {
     const { call, effects } = trial();
-    expect(output(await call('ticket.operation', { operation: 'get', payload: { ticket_id: 'T-102' } }))).toMatchObject({ id: 'T-102', status: 'waiting' });
-    expect(output(await call('ticket.operation', { operation: 'preview', payload: { ticket_id: 'T-102', note: 'n' } }))).toEqual({ ticket_id: 'T-102', note: 'n' });
-    expect(output(await call('ticket.operation', { operation: 'slow', payload: { ticket_id: 'T-102', simulated_latency_ms: 1 } }))).toMatchObject({ id: 'T-102' });
+    expect(output(await call('ticket.operation', { operation: 'get', payload: { ticket_id: 'T-102' } }))).toMatchObject(
+      { id: 'T-102', status: 'waiting' },
+    );
+    expect(
+      output(await call('ticket.operation', { operation: 'preview', payload: { ticket_id: 'T-102', note: 'n' } })),
+    ).toEqual({ ticket_id: 'T-102', note: 'n' });
+    expect(
+      output(
+        await call('ticket.operation', { operation: 'slow', payload: { ticket_id: 'T-102', simulated_latency_ms: 1 } }),
+      ),
+    ).toMatchObject({ id: 'T-102' });
     expect(effects).toEqual([]);
   });
 });

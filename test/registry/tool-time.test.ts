@@ -46,7 +46,14 @@ async function call(sleeps: number[], mode: 'real' | 'simulated'): Promise<Obser
   const state: State = { writes: [] };
   const effects: SideEffect[] = [];
   const simulatedTime = mode === 'simulated' ? { elapsedMs: 0 } : undefined;
-  const context: InvokeContext<State> = { state, actor: { id: 'tester', permissions: [] }, approvals: [], effects, receipts: new MemoryReceiptStore(), simulatedTime };
+  const context: InvokeContext<State> = {
+    state,
+    actor: { id: 'tester', permissions: [] },
+    approvals: [],
+    effects,
+    receipts: new MemoryReceiptStore(),
+    simulatedTime,
+  };
   const pending = registry.invoke({ tool: 'slow.steps', arguments: { sleeps }, call_id: 'c1' }, context);
   // Real time: let the fake clock run every timer out. Simulated time needs none.
   if (mode === 'real') await vi.runAllTimersAsync();
@@ -70,7 +77,10 @@ describe('simulated tool time', () => {
   it('times out where the timeout falls: the sleep that crosses it never returns, nothing after it is written', async () => {
     vi.useFakeTimers();
     const observed = await call([300, 300], 'simulated');
-    expect(observed.result).toMatchObject({ ok: false, error: { code: 'tool_timeout', details: { timeout_ms: TIMEOUT_MS } } });
+    expect(observed.result).toMatchObject({
+      ok: false,
+      error: { code: 'tool_timeout', details: { timeout_ms: TIMEOUT_MS } },
+    });
     expect(observed.elapsedMs).toBe(TIMEOUT_MS);
     expect(observed.writes).toEqual(['step 0']);
     expect(observed.effects.map((effect) => effect.target)).toEqual(['step 0']);
@@ -93,15 +103,24 @@ describe('simulated tool time', () => {
     vi.useFakeTimers();
     await fc.assert(
       // Multiples of 50 make sums that land exactly on the timeout common.
-      fc.asyncProperty(fc.array(fc.oneof(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 8 }).map((step) => step * 50)), { maxLength: 5 }), async (sleeps) => {
-        const simulated = await call(sleeps, 'simulated');
-        const real = await call(sleeps, 'real');
-        expect(simulated.result).toEqual(real.result);
-        expect(simulated.writes).toEqual(real.writes);
-        expect(simulated.effects).toEqual(real.effects);
-        const total = sleeps.reduce((sum, ms) => sum + ms, 0);
-        expect(simulated.elapsedMs).toBe(Math.min(total, TIMEOUT_MS));
-      }),
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            fc.integer({ min: 0, max: 400 }),
+            fc.integer({ min: 0, max: 8 }).map((step) => step * 50),
+          ),
+          { maxLength: 5 },
+        ),
+        async (sleeps) => {
+          const simulated = await call(sleeps, 'simulated');
+          const real = await call(sleeps, 'real');
+          expect(simulated.result).toEqual(real.result);
+          expect(simulated.writes).toEqual(real.writes);
+          expect(simulated.effects).toEqual(real.effects);
+          const total = sleeps.reduce((sum, ms) => sum + ms, 0);
+          expect(simulated.elapsedMs).toBe(Math.min(total, TIMEOUT_MS));
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -29,72 +29,234 @@ interface Row {
 
 const ROWS: Row[] = [
   // YAML syntax
-  { name: 'yaml-unclosed-flow', at: 'suites/notes/tasks/bad.yaml:6:5', message: 'YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]' },
-  { name: 'yaml-tab-indent', at: 'suites/notes/tasks/bad.yaml:4:1', message: 'YAML syntax error: Tabs are not allowed as indentation' },
-  { name: 'yaml-duplicate-key', at: 'suites/notes/tasks/bad.yaml:10:5', message: 'YAML syntax error: Map keys must be unique' },
-  { name: 'yaml-unterminated-string', at: 'suites/notes/surfaces/bad.yaml:7:1', message: 'YAML syntax error: Missing closing "quote' },
-  { name: 'yaml-multiple-documents', at: 'suites/notes/tasks/bad.yaml:10:1', message: 'YAML syntax error: Source contains multiple documents' },
+  {
+    name: 'yaml-unclosed-flow',
+    at: 'suites/notes/tasks/bad.yaml:6:5',
+    message: 'YAML syntax error: Flow sequence in block collection must be sufficiently indented and end with a ]',
+  },
+  {
+    name: 'yaml-tab-indent',
+    at: 'suites/notes/tasks/bad.yaml:4:1',
+    message: 'YAML syntax error: Tabs are not allowed as indentation',
+  },
+  {
+    name: 'yaml-duplicate-key',
+    at: 'suites/notes/tasks/bad.yaml:10:5',
+    message: 'YAML syntax error: Map keys must be unique',
+  },
+  {
+    name: 'yaml-unterminated-string',
+    at: 'suites/notes/surfaces/bad.yaml:7:1',
+    message: 'YAML syntax error: Missing closing "quote',
+  },
+  {
+    name: 'yaml-multiple-documents',
+    at: 'suites/notes/tasks/bad.yaml:10:1',
+    message: 'YAML syntax error: Source contains multiple documents',
+  },
   { name: 'yaml-alias-bomb', at: 'suites/notes/tasks/bad.yaml:3:8', message: 'YAML aliases expand too far' },
-  { name: 'yaml-config-syntax', at: 'toolmark.config.yaml:4:1', message: 'YAML syntax error: Flow sequence in block collection' },
-  { name: 'yaml-not-a-mapping', at: 'suites/notes/tasks/bad.yaml:1:1', message: 'wrong type: got a list (expected object)' },
-  { name: 'yaml-empty-file', at: 'suites/notes/tasks/empty.yaml:1:1', message: 'wrong type: got null (expected object)' },
+  {
+    name: 'yaml-config-syntax',
+    at: 'toolmark.config.yaml:4:1',
+    message: 'YAML syntax error: Flow sequence in block collection',
+  },
+  {
+    name: 'yaml-not-a-mapping',
+    at: 'suites/notes/tasks/bad.yaml:1:1',
+    message: 'wrong type: got a list (expected object)',
+  },
+  {
+    name: 'yaml-empty-file',
+    at: 'suites/notes/tasks/empty.yaml:1:1',
+    message: 'wrong type: got null (expected object)',
+  },
   // Wrong types
-  { name: 'type-kind-number', at: 'suites/notes/tasks/bad.yaml:4:11', message: 'tasks[0].kind: unknown value 3 (expected one of must-call, must-abstain, similar-tool, multi-step)' },
-  { name: 'type-messages-string', at: 'suites/notes/tasks/bad.yaml:5:15', message: 'tasks[0].messages: wrong type: got string "Read N-1" (expected a list)' },
-  { name: 'type-max-turns-zero', at: 'suites/notes/tasks/bad.yaml:10:26', message: 'tasks[0].limits.max_turns: Too small' },
-  { name: 'type-permissions-string', at: 'suites/notes/tasks/bad.yaml:7:27', message: 'tasks[0].actor.permissions: wrong type: got string "note:read" (expected a list)' },
-  { name: 'type-approve-enum', at: 'suites/notes/tasks/bad.yaml:10:14', message: 'tasks[0].approve: unknown value "sometimes" (expected one of none, all, after_preview)' },
+  {
+    name: 'type-kind-number',
+    at: 'suites/notes/tasks/bad.yaml:4:11',
+    message: 'tasks[0].kind: unknown value 3 (expected one of must-call, must-abstain, similar-tool, multi-step)',
+  },
+  {
+    name: 'type-messages-string',
+    at: 'suites/notes/tasks/bad.yaml:5:15',
+    message: 'tasks[0].messages: wrong type: got string "Read N-1" (expected a list)',
+  },
+  {
+    name: 'type-max-turns-zero',
+    at: 'suites/notes/tasks/bad.yaml:10:26',
+    message: 'tasks[0].limits.max_turns: Too small',
+  },
+  {
+    name: 'type-permissions-string',
+    at: 'suites/notes/tasks/bad.yaml:7:27',
+    message: 'tasks[0].actor.permissions: wrong type: got string "note:read" (expected a list)',
+  },
+  {
+    name: 'type-approve-enum',
+    at: 'suites/notes/tasks/bad.yaml:10:14',
+    message: 'tasks[0].approve: unknown value "sometimes" (expected one of none, all, after_preview)',
+  },
   { name: 'type-missing-id', at: 'suites/notes/tasks/bad.yaml:3:5', message: 'tasks[0].id: required field is missing' },
-  { name: 'type-bad-id-chars', at: 'suites/notes/tasks/bad.yaml:3:9', message: 'tasks[0].id: letters, digits, dot, dash or underscore' },
+  {
+    name: 'type-bad-id-chars',
+    at: 'suites/notes/tasks/bad.yaml:3:9',
+    message: 'tasks[0].id: letters, digits, dot, dash or underscore',
+  },
   { name: 'type-task-version', at: 'suites/notes/tasks/bad.yaml:1:4', message: 'v: must be 1, got number 2' },
-  { name: 'type-surface-tools-map', at: 'suites/notes/surfaces/bad.yaml:4:3', message: 'tools: wrong type: got a mapping (expected a list)' },
-  { name: 'type-surface-strict-string', at: 'suites/notes/surfaces/bad.yaml:3:9', message: 'strict: wrong type: got string "maybe" (expected boolean)' },
-  { name: 'type-empty-tasks', at: 'suites/notes/tasks/bad.yaml:2:8', message: 'tasks: Too small: expected array to have >=1 items' },
+  {
+    name: 'type-surface-tools-map',
+    at: 'suites/notes/surfaces/bad.yaml:4:3',
+    message: 'tools: wrong type: got a mapping (expected a list)',
+  },
+  {
+    name: 'type-surface-strict-string',
+    at: 'suites/notes/surfaces/bad.yaml:3:9',
+    message: 'strict: wrong type: got string "maybe" (expected boolean)',
+  },
+  {
+    name: 'type-empty-tasks',
+    at: 'suites/notes/tasks/bad.yaml:2:8',
+    message: 'tasks: Too small: expected array to have >=1 items',
+  },
   // Unknown fields
-  { name: 'field-task', at: 'suites/notes/tasks/bad.yaml:10:5', message: 'tasks[0].expected_action: unknown field "expected_action"' },
-  { name: 'field-expect', at: 'suites/notes/tasks/bad.yaml:10:7', message: 'tasks[0].expect.argz: unknown field "argz"' },
-  { name: 'field-surface', at: 'suites/notes/surfaces/bad.yaml:3:1', message: 'descripton: unknown field "descripton"' },
-  { name: 'field-surface-tool', at: 'suites/notes/surfaces/bad.yaml:6:5', message: 'tools[0].readonly: unknown field "readonly"' },
+  {
+    name: 'field-task',
+    at: 'suites/notes/tasks/bad.yaml:10:5',
+    message: 'tasks[0].expected_action: unknown field "expected_action"',
+  },
+  {
+    name: 'field-expect',
+    at: 'suites/notes/tasks/bad.yaml:10:7',
+    message: 'tasks[0].expect.argz: unknown field "argz"',
+  },
+  {
+    name: 'field-surface',
+    at: 'suites/notes/surfaces/bad.yaml:3:1',
+    message: 'descripton: unknown field "descripton"',
+  },
+  {
+    name: 'field-surface-tool',
+    at: 'suites/notes/surfaces/bad.yaml:6:5',
+    message: 'tools[0].readonly: unknown field "readonly"',
+  },
   { name: 'field-config', at: 'toolmark.config.yaml:5:1', message: 'reports: unknown field "reports"' },
   // Unknown actions and values
-  { name: 'action-expect', at: 'suites/notes/tasks/bad.yaml:9:15', message: 'unknown action "note.fetch" (expected an action of domain notes); did you mean note.get?' },
+  {
+    name: 'action-expect',
+    at: 'suites/notes/tasks/bad.yaml:9:15',
+    message: 'unknown action "note.fetch" (expected an action of domain notes); did you mean note.get?',
+  },
   { name: 'action-sequence', at: 'suites/notes/tasks/bad.yaml:8:29', message: 'unknown action "note.apend"' },
   { name: 'action-distractor', at: 'suites/notes/tasks/bad.yaml:10:21', message: 'unknown action "note.lisst"' },
-  { name: 'action-surface', at: 'suites/notes/surfaces/bad.yaml:4:13', message: 'tools[0].action: unknown action "note.delete"' },
-  { name: 'action-forbid-effect', at: 'suites/notes/tasks/bad.yaml:10:24', message: 'unknown value "writes" (expected one of read, write, destructive); did you mean write?' },
-  { name: 'action-good-next', at: 'suites/notes/tasks/bad.yaml:11:73', message: 'tasks[0].faults[0].good_next: unknown value "pray"' },
-  { name: 'action-fault-on-call-zero', at: 'suites/notes/tasks/bad.yaml:11:38', message: 'tasks[0].faults[0].on_call: Too small' },
+  {
+    name: 'action-surface',
+    at: 'suites/notes/surfaces/bad.yaml:4:13',
+    message: 'tools[0].action: unknown action "note.delete"',
+  },
+  {
+    name: 'action-forbid-effect',
+    at: 'suites/notes/tasks/bad.yaml:10:24',
+    message: 'unknown value "writes" (expected one of read, write, destructive); did you mean write?',
+  },
+  {
+    name: 'action-good-next',
+    at: 'suites/notes/tasks/bad.yaml:11:73',
+    message: 'tasks[0].faults[0].good_next: unknown value "pray"',
+  },
+  {
+    name: 'action-fault-on-call-zero',
+    at: 'suites/notes/tasks/bad.yaml:11:38',
+    message: 'tasks[0].faults[0].on_call: Too small',
+  },
   // extends
   { name: 'extends-self', at: 'suites/notes/surfaces/self.yaml:3:10', message: 'extends cycle: selfish → selfish' },
-  { name: 'extends-three-cycle', at: 'suites/notes/surfaces/b.yaml:3:10', message: 'extends cycle: ring-a → ring-c → ring-b → ring-a' },
-  { name: 'extends-unknown-parent', at: 'suites/notes/surfaces/orphan.yaml:3:10', message: 'unknown parent surface "wide-v9"' },
+  {
+    name: 'extends-three-cycle',
+    at: 'suites/notes/surfaces/b.yaml:3:10',
+    message: 'extends cycle: ring-a → ring-c → ring-b → ring-a',
+  },
+  {
+    name: 'extends-unknown-parent',
+    at: 'suites/notes/surfaces/orphan.yaml:3:10',
+    message: 'unknown parent surface "wide-v9"',
+  },
   // Constraints
-  { name: 'constraint-operator', at: 'suites/notes/tasks/bad.yaml:10:24', message: 'unknown constraint operator "regexp"' },
+  {
+    name: 'constraint-operator',
+    at: 'suites/notes/tasks/bad.yaml:10:24',
+    message: 'unknown constraint operator "regexp"',
+  },
   { name: 'constraint-regex', at: 'suites/notes/tasks/bad.yaml:10:24', message: 'regex does not compile' },
-  { name: 'constraint-one-of-empty', at: 'suites/notes/tasks/bad.yaml:10:24', message: 'one_of must be a non-empty list' },
-  { name: 'constraint-mixed', at: 'suites/notes/tasks/bad.yaml:10:24', message: 'constraint mixes the operator "regex" with other keys (contains)' },
+  {
+    name: 'constraint-one-of-empty',
+    at: 'suites/notes/tasks/bad.yaml:10:24',
+    message: 'one_of must be a non-empty list',
+  },
+  {
+    name: 'constraint-mixed',
+    at: 'suites/notes/tasks/bad.yaml:10:24',
+    message: 'constraint mixes the operator "regex" with other keys (contains)',
+  },
   { name: 'constraint-any-false', at: 'suites/notes/tasks/bad.yaml:10:24', message: 'any must be true' },
-  { name: 'constraint-unknown-argument', at: 'suites/notes/tasks/bad.yaml:10:19', message: 'action note.get has no argument "id"' },
+  {
+    name: 'constraint-unknown-argument',
+    at: 'suites/notes/tasks/bad.yaml:10:19',
+    message: 'action note.get has no argument "id"',
+  },
   // Config
   { name: 'config-trials-zero', at: 'toolmark.config.yaml:3:11', message: 'run.trials: Too small' },
   { name: 'config-split', at: 'toolmark.config.yaml:3:10', message: 'run.split: unknown value "test"' },
   { name: 'config-preset-kind', at: 'toolmark.config.yaml:4:11', message: 'unknown value "openai-compat"' },
-  { name: 'config-preset-key-in-file', at: 'toolmark.config.yaml:6:5', message: 'providers.local.api_key: unknown field "api_key"' },
+  {
+    name: 'config-preset-key-in-file',
+    at: 'toolmark.config.yaml:6:5',
+    message: 'providers.local.api_key: unknown field "api_key"',
+  },
   { name: 'config-negative-price', at: 'toolmark.config.yaml:3:27', message: 'prices.m.input_per_million: Too small' },
   { name: 'config-gate-range', at: 'toolmark.config.yaml:3:26', message: 'gate.min_argument_validity: Too big' },
-  { name: 'config-unknown-domain', at: 'toolmark.config.yaml:2:18', message: 'domain "tickets" has no suites/tickets/domain.ts' },
+  {
+    name: 'config-unknown-domain',
+    at: 'toolmark.config.yaml:2:18',
+    message: 'domain "tickets" has no suites/tickets/domain.ts',
+  },
   { name: 'config-version', at: 'toolmark.config.yaml:1:4', message: 'v: must be 1, got number 3' },
   // Cassettes
   { name: 'cassette-bad-json', at: 'cassettes/c.jsonl:2', message: 'invalid JSON', args: REPLAY },
   { name: 'cassette-not-jsonl', at: 'cassettes/c.jsonl:1', message: 'invalid JSON', args: REPLAY },
-  { name: 'cassette-missing-key', at: 'cassettes/c.jsonl:1', message: 'key: Invalid input: expected object, received undefined', args: REPLAY },
-  { name: 'cassette-missing-response', at: 'cassettes/c.jsonl:1', message: 'response: a cassette line has either a response or an error', args: REPLAY },
+  {
+    name: 'cassette-missing-key',
+    at: 'cassettes/c.jsonl:1',
+    message: 'key: Invalid input: expected object, received undefined',
+    args: REPLAY,
+  },
+  {
+    name: 'cassette-missing-response',
+    at: 'cassettes/c.jsonl:1',
+    message: 'response: a cassette line has either a response or an error',
+    args: REPLAY,
+  },
   { name: 'cassette-version', at: 'cassettes/c.jsonl:1', message: 'v: Invalid input: expected 1', args: REPLAY },
-  { name: 'cassette-arguments-object', at: 'cassettes/c.jsonl:1', message: 'response.tool_calls.0.arguments: Invalid input: expected string', args: REPLAY },
+  {
+    name: 'cassette-arguments-object',
+    at: 'cassettes/c.jsonl:1',
+    message: 'response.tool_calls.0.arguments: Invalid input: expected string',
+    args: REPLAY,
+  },
   { name: 'cassette-negative-turn', at: 'cassettes/c.jsonl:1', message: 'key.turn: Too small', args: REPLAY },
   { name: 'cassette-unknown-field', at: 'cassettes/c.jsonl:1', message: 'Unrecognized key: "headers"', args: REPLAY },
-  { name: 'cassette-stale-hash', at: 'cassettes/c.jsonl:1', message: 'stale cassette: the surface `typed` or the task `read-n1` changed since it was recorded; re-record or pass --allow-stale', args: REPLAY },
-  { name: 'cassette-missing-turn', at: '--provider replay:m', message: 'has no turn for notes/read-n1/typed/trial 0/turn 0', args: REPLAY },
+  {
+    name: 'cassette-stale-hash',
+    at: 'cassettes/c.jsonl:1',
+    message:
+      'stale cassette: the surface `typed` or the task `read-n1` changed since it was recorded; re-record or pass --allow-stale',
+    args: REPLAY,
+  },
+  {
+    name: 'cassette-missing-turn',
+    at: '--provider replay:m',
+    message: 'has no turn for notes/read-n1/typed/trial 0/turn 0',
+    args: REPLAY,
+  },
   { name: 'cassette-empty', at: 'cassettes/c.jsonl', message: 'the cassettes hold no turns', args: REPLAY },
 ];
 
@@ -112,12 +274,24 @@ const FLAGS: { args: string[]; at: string; message: string }[] = [
   { args: ['--task', 'nothing-*'], at: '--task', message: 'no trials selected' },
   { args: ['--domain', 'note'], at: '(command line)', message: 'unknown domain "note"' },
   { args: ['--provider', 'opneai:gpt-4.1'], at: '--provider', message: 'unknown provider "opneai"' },
-  { args: ['--provider', 'openai:gpt-4.1'], at: '--provider', message: 'no API key: set the environment variable OPENAI_API_KEY' },
-  { args: ['--provider', 'anthropic:claude'], at: '--provider', message: 'no API key: set the environment variable ANTHROPIC_API_KEY' },
+  {
+    args: ['--provider', 'openai:gpt-4.1'],
+    at: '--provider',
+    message: 'no API key: set the environment variable OPENAI_API_KEY',
+  },
+  {
+    args: ['--provider', 'anthropic:claude'],
+    at: '--provider',
+    message: 'no API key: set the environment variable ANTHROPIC_API_KEY',
+  },
   { args: ['--provider', 'openai-compatible:m'], at: '--provider', message: 'needs a model and a base URL' },
   { args: ['--provider', 'replay:nowhere/*.jsonl'], at: 'nowhere/*.jsonl', message: 'no cassette matches this path' },
   { args: ['--resume', 'never-ran'], at: '--resume', message: 'no run folder "never-ran"' },
-  { args: ['--record', '/dev/null/cassette.jsonl'], at: '--record', message: 'cannot write the cassette here: /dev/null is not a folder' },
+  {
+    args: ['--record', '/dev/null/cassette.jsonl'],
+    at: '--record',
+    message: 'cannot write the cassette here: /dev/null is not a folder',
+  },
   { args: ['--record', '/tmp'], at: '--record', message: 'cannot write the cassette here: it is a folder' },
   { args: ['--run-id', '../escape'], at: '--run-id', message: 'not a run id' },
   { args: ['--run-id', 'a/b'], at: '--run-id', message: 'not a run id' },
@@ -175,7 +349,12 @@ async function runInProcess(args: string[]): Promise<CliResult> {
   }
 }
 
-async function runRow(overlay: string | null, name: string, args: string[], spawn = false): Promise<{ result: CliResult; out: string }> {
+async function runRow(
+  overlay: string | null,
+  name: string,
+  args: string[],
+  spawn = false,
+): Promise<{ result: CliResult; out: string }> {
   const root = await project(overlay, name);
   const out = await freshOut();
   const argv = ['run', '--root', root, ...args, '--out', out];
@@ -198,8 +377,17 @@ describe('bad input corpus (toolmark run)', () => {
     expectOneClearMessage(result, out, at, message);
   });
 
-  it.concurrent.each([ROWS[0]!, ROWS.find((row) => row.name === 'cassette-stale-hash')!, ROWS.find((row) => row.name === 'config-preset-key-in-file')!])('as a real process: $name → exit 2, one line on stderr', async ({ name, at, message, args }) => {
-    const { result, out } = await runRow(path.join(CORPUS, name), `spawn-${name}`, args ?? ['--provider', 'scripted'], true);
+  it.concurrent.each([
+    ROWS[0]!,
+    ROWS.find((row) => row.name === 'cassette-stale-hash')!,
+    ROWS.find((row) => row.name === 'config-preset-key-in-file')!,
+  ])('as a real process: $name → exit 2, one line on stderr', async ({ name, at, message, args }) => {
+    const { result, out } = await runRow(
+      path.join(CORPUS, name),
+      `spawn-${name}`,
+      args ?? ['--provider', 'scripted'],
+      true,
+    );
     expectOneClearMessage(result, out, at, message);
   });
 
@@ -218,13 +406,16 @@ describe('bad input corpus (toolmark run)', () => {
     const before = readFileSync(target, 'utf8');
     const result = await runInProcess(['run', '--root', root, '--provider', 'scripted', '--out', target]);
     expect(result.code).toBe(2);
-    expect(result.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^error: --out: .*toolmark\.config\.yaml: cannot write results here: .* is not a folder/)]);
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^error: --out: .*toolmark\.config\.yaml: cannot write results here: .* is not a folder/),
+    ]);
     expect(readFileSync(target, 'utf8')).toBe(before);
   });
 
   it('a huge task file (generated, > 5 MB) is refused by size before parsing', async () => {
     const root = await project(null, 'huge-tasks');
-    const task = '  - id: big-{n}\n    kind: must-abstain\n    messages:\n      - { role: user, content: "padding padding padding padding padding" }\n    expect: { abstain: true }\n';
+    const task =
+      '  - id: big-{n}\n    kind: must-abstain\n    messages:\n      - { role: user, content: "padding padding padding padding padding" }\n    expect: { abstain: true }\n';
     const chunks = ['v: 1\ntasks:\n'];
     let size = 0;
     for (let n = 0; size <= 6 * 1024 * 1024; n += 1) {
@@ -240,7 +431,13 @@ describe('bad input corpus (toolmark run)', () => {
 
   it('a huge cassette (generated, 40 000 lines) with one bad line names that line', async () => {
     const root = await project(null, 'huge-cassette');
-    const line = JSON.stringify({ v: 1, provider: 'openai', model: 'm', key: { domain: 'notes', task: 'read-n1', surface: 'typed', trial: '*', turn: 0 }, response: { text: 'N-1 says first', tool_calls: [] } });
+    const line = JSON.stringify({
+      v: 1,
+      provider: 'openai',
+      model: 'm',
+      key: { domain: 'notes', task: 'read-n1', surface: 'typed', trial: '*', turn: 0 },
+      response: { text: 'N-1 says first', tool_calls: [] },
+    });
     const lines = Array.from({ length: 40_000 }, () => line);
     lines[31_337] = line.slice(0, 60);
     mkdirSync(path.join(root, 'cassettes'));

@@ -8,7 +8,11 @@ import { REPO_ROOT, cleanEnv } from '../helpers/cli.ts';
 
 describe('a closed stdout', () => {
   it('is not an error: the command finishes with its own exit code and nothing on stderr', async () => {
-    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/toolmark.js'), 'tokens'], { cwd: REPO_ROOT, env: cleanEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(REPO_ROOT, 'bin/toolmark.js'), 'tokens'], {
+      cwd: REPO_ROOT,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.destroy(); // closed before the first line is written: every write gets EPIPE
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));

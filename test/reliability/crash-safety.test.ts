@@ -43,13 +43,34 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const script: ScriptFunction = (request, key) => {
   const { trial, turn } = key!;
   const calls = trial % 3;
-  if (turn >= calls) return { ...textTurn(`N-1 says first (trial ${trial})`), usage: { input_tokens: 100 + trial, output_tokens: 7 }, latency_ms: 10 + trial };
+  if (turn >= calls)
+    return {
+      ...textTurn(`N-1 says first (trial ${trial})`),
+      usage: { input_tokens: 100 + trial, output_tokens: 7 },
+      latency_ms: 10 + trial,
+    };
   const tool = request.tools[turn % request.tools.length]!;
   const args = tool.name.endsWith('operation') ? { operation: 'get', payload: { note_id: 'N-1' } } : { note_id: 'N-1' };
-  return { ...callTurn(tool.name, args, `c${turn}`), usage: { input_tokens: 90, output_tokens: 12 }, latency_ms: 20 + turn };
+  return {
+    ...callTurn(tool.name, args, `c${turn}`),
+    usage: { input_tokens: 90, output_tokens: 12 },
+    latency_ms: 20 + turn,
+  };
 };
 
-const base = ['run', '--root', PROJECT, '--provider', `replay:${cassette}`, '--trials', String(TRIALS), '--concurrency', '4', '--out', out];
+const base = [
+  'run',
+  '--root',
+  PROJECT,
+  '--provider',
+  `replay:${cassette}`,
+  '--trials',
+  String(TRIALS),
+  '--concurrency',
+  '4',
+  '--out',
+  out,
+];
 
 /** Parse a trials.jsonl strictly: every newline-terminated line must be a valid record; returns them and the torn tail. */
 function readStrict(file: string): { records: TrialRecord[]; torn: string } {
@@ -68,7 +89,10 @@ function readStrict(file: string): { records: TrialRecord[]; torn: string } {
 function comparable(records: TrialRecord[]): Record<string, unknown> {
   const entries = records.map((record) => {
     const { started_at: _started, ...rest } = record;
-    return [JSON.stringify([record.provider, record.model, record.domain, record.surface, record.task, record.trial]), { ...rest, calls: rest.calls.map((call) => ({ ...call, latency_ms: 0 })) }] as const;
+    return [
+      JSON.stringify([record.provider, record.model, record.domain, record.surface, record.task, record.trial]),
+      { ...rest, calls: rest.calls.map((call) => ({ ...call, latency_ms: 0 })) },
+    ] as const;
   });
   const keys = entries.map(([key]) => key);
   expect(new Set(keys).size, 'a trial appears twice').toBe(keys.length);
@@ -83,10 +107,17 @@ function summaryWithoutId(runDir: string): unknown {
 beforeAll(async () => {
   // Record a real cassette (real request hashes) through the real loop.
   const project = await loadProject(PROJECT);
-  const provider = recordingProvider(new ScriptedProvider(script, { id: 'synthetic', model: 'crash-model' }), createCassetteWriter(cassette));
+  const provider = recordingProvider(
+    new ScriptedProvider(script, { id: 'synthetic', model: 'crash-model' }),
+    createCassetteWriter(cassette),
+  );
   const recordDir = path.join(work, 'record');
   mkdirSync(recordDir);
-  await executeRun({ runDir: recordDir, plan: planTrials(project.domains, [provider], { split: 'all', trials: TRIALS }), concurrency: 4 });
+  await executeRun({
+    runDir: recordDir,
+    plan: planTrials(project.domains, [provider], { split: 'all', trials: TRIALS }),
+    concurrency: 4,
+  });
 }, 300_000);
 
 describe('crash safety (SIGKILL)', () => {
@@ -117,7 +148,9 @@ describe('crash safety (SIGKILL)', () => {
         restartsBeforeManifest += 1;
         rmSync(runDir(), { recursive: true, force: true });
       }
-      const args = started ? ['run', '--root', PROJECT, '--out', out, '--resume', `crashed-${runNumber}`] : [...base, '--run-id', `crashed-${runNumber}`];
+      const args = started
+        ? ['run', '--root', PROJECT, '--out', out, '--resume', `crashed-${runNumber}`]
+        : [...base, '--run-id', `crashed-${runNumber}`];
       const before = completeLines(trialsFile());
       // Three kinds of kill point, in turn: right after the target-th line is on
       // disk (trials in flight); after the last trial line, once the summary or a
@@ -126,7 +159,8 @@ describe('crash safety (SIGKILL)', () => {
       const mode = attempt % 3;
       const target = mode === 2 ? before + 1 + Math.floor(random() * 5) : before + 1 + Math.floor(random() * 30);
       const file = trialsFile();
-      const finishing = () => [RUN_FILES.summary, 'report.md', 'junit.xml'].some((name) => existsSync(path.join(runDir(), name)));
+      const finishing = () =>
+        [RUN_FILES.summary, 'report.md', 'junit.xml'].some((name) => existsSync(path.join(runDir(), name)));
       const result = await runCli(args, {
         onSpawn: (child) => {
           const poll = setInterval(() => {
@@ -162,7 +196,12 @@ describe('crash safety (SIGKILL)', () => {
     // One more torn tail, then the uninterrupted resume: it says it dropped exactly those bytes.
     if (!existsSync(path.join(runDir(), RUN_FILES.manifest))) {
       rmSync(runDir(), { recursive: true, force: true });
-      const killedEarly = await runCli([...base, '--run-id', `crashed-${runNumber}`], { onSpawn: (child) => { const poll = setInterval(() => completeLines(trialsFile()) >= 3 && child.kill('SIGKILL'), 2); child.on('close', () => clearInterval(poll)); } });
+      const killedEarly = await runCli([...base, '--run-id', `crashed-${runNumber}`], {
+        onSpawn: (child) => {
+          const poll = setInterval(() => completeLines(trialsFile()) >= 3 && child.kill('SIGKILL'), 2);
+          child.on('close', () => clearInterval(poll));
+        },
+      });
       expect(killedEarly.signal).toBe('SIGKILL');
     }
     const fragment = '{"v":1,"provider":"replay","model":"crash-mo';
@@ -177,7 +216,9 @@ describe('crash safety (SIGKILL)', () => {
     expect(summaryWithoutId(runDir())).toEqual(summaryWithoutId(path.join(out, 'reference')));
     expect(JSON.parse(readFileSync(path.join(runDir(), RUN_FILES.manifest), 'utf8')).finished_at).not.toBeNull();
     // Reported for docs/reliability.md when run with --reporter verbose.
-    console.info(`crash safety: ${killed} kills (${killedMidRun} mid-run), ${tornInjected + 1} torn tails, ${restartsBeforeManifest} restarts before the manifest, ${completedRuns + 1} crashed runs completed`);
+    console.info(
+      `crash safety: ${killed} kills (${killedMidRun} mid-run), ${tornInjected + 1} torn tails, ${restartsBeforeManifest} restarts before the manifest, ${completedRuns + 1} crashed runs completed`,
+    );
   }, 1_200_000);
 });
 
@@ -196,11 +237,32 @@ describe('crash safety (SIGINT)', () => {
         interrupt?.();
       }
       return {
-      delayMs: 300,
-      body: { id: 'x', object: 'chat.completion', created: 0, model: 'slow', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Nothing to do.' } }], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } },
+        delayMs: 300,
+        body: {
+          id: 'x',
+          object: 'chat.completion',
+          created: 0,
+          model: 'slow',
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'Nothing to do.' } }],
+          usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 },
+        },
       };
     });
-    const args = ['run', '--root', PROJECT, '--provider', `openai-compatible:slow@${server.url}/v1`, '--surface', 'typed', '--trials', '3', '--concurrency', '3', '--out', out];
+    const args = [
+      'run',
+      '--root',
+      PROJECT,
+      '--provider',
+      `openai-compatible:slow@${server.url}/v1`,
+      '--surface',
+      'typed',
+      '--trials',
+      '3',
+      '--concurrency',
+      '3',
+      '--out',
+      out,
+    ];
     const runDir = path.join(out, 'sigint');
     const first = await runCli([...args, '--run-id', 'sigint'], {
       onSpawn: (child) => {
@@ -221,7 +283,9 @@ describe('crash safety (SIGINT)', () => {
     expect(records.length).toBeLessThan(planned);
     expect(records.every((record) => record.status === 'completed' && record.stop_reason === 'answered')).toBe(true);
     const summary = JSON.parse(readFileSync(path.join(runDir, RUN_FILES.summary), 'utf8'));
-    const all = summary.groups.find((group: { kind: string; split: string }) => group.kind === 'all' && group.split === 'all');
+    const all = summary.groups.find(
+      (group: { kind: string; split: string }) => group.kind === 'all' && group.split === 'all',
+    );
     expect(all.trials).toBe(records.length);
     expect(first.stdout).toContain(`interrupted with ${planned - records.length} trials left`);
 

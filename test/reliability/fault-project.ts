@@ -18,11 +18,19 @@ export function completion(content: string | null, calls: { name: string; argume
     object: 'chat.completion',
     created: 0,
     model: 'fake-model',
-    choices: [{
-      index: 0,
-      finish_reason: calls.length ? 'tool_calls' : 'stop',
-      message: { role: 'assistant', content, tool_calls: calls.length ? calls.map((call, index) => ({ id: `call_${index}`, type: 'function', function: call })) : undefined },
-    }],
+    choices: [
+      {
+        index: 0,
+        finish_reason: calls.length ? 'tool_calls' : 'stop',
+        message: {
+          role: 'assistant',
+          content,
+          tool_calls: calls.length
+            ? calls.map((call, index) => ({ id: `call_${index}`, type: 'function', function: call }))
+            : undefined,
+        },
+      },
+    ],
     usage: { prompt_tokens: 50, completion_tokens: 10, total_tokens: 60 },
   };
 }
@@ -38,36 +46,46 @@ export function faultOf(request: RecordedRequest): { fault: string; turn: number
 
 /** A task for each fault; `limits` only where the fault needs them. */
 export function faultTasks(faults: { name: string; limits?: { max_calls: number; max_turns: number } }[]): string {
-  const tasks = faults.map(({ name, limits }) => [
-    `  - id: fault-${name}`,
-    '    kind: must-call',
-    '    messages:',
-    `      - { role: user, content: "fault:${name} What does note N-1 say?" }`,
-    '    actor: { permissions: [note:read] }',
-    '    expect: { action: note.get, args: { note_id: N-1 } }',
-    ...(limits ? [`    limits: { max_calls: ${limits.max_calls}, max_turns: ${limits.max_turns} }`] : []),
-  ].join('\n'));
+  const tasks = faults.map(({ name, limits }) =>
+    [
+      `  - id: fault-${name}`,
+      '    kind: must-call',
+      '    messages:',
+      `      - { role: user, content: "fault:${name} What does note N-1 say?" }`,
+      '    actor: { permissions: [note:read] }',
+      '    expect: { action: note.get, args: { note_id: N-1 } }',
+      ...(limits ? [`    limits: { max_calls: ${limits.max_calls}, max_turns: ${limits.max_turns} }`] : []),
+    ].join('\n'),
+  );
   return `v: 1\ntasks:\n${tasks.join('\n')}\n`;
 }
 
 /** The scratch project, with a `fake` preset (key from KEY_VARIABLE, short timeout, one retry). */
-export async function faultProject(name: string, serverUrl: string, tasksYaml: string, options: { timeoutMs?: number; maxRetries?: number; earlyStop?: boolean } = {}): Promise<{ root: string; dispose(): Promise<void> }> {
+export async function faultProject(
+  name: string,
+  serverUrl: string,
+  tasksYaml: string,
+  options: { timeoutMs?: number; maxRetries?: number; earlyStop?: boolean } = {},
+): Promise<{ root: string; dispose(): Promise<void> }> {
   const project = await materialize(null, name);
-  await writeFile(path.join(project.root, 'toolmark.config.yaml'), [
-    'v: 1',
-    'domains: [notes]',
-    // These projects fail on purpose, trial by trial: early stop only where a test asks for it.
-    `run: { trials: 1, concurrency: 8, early_stop: ${options.earlyStop ?? false} }`,
-    'providers:',
-    '  fake:',
-    '    kind: openai-compatible',
-    '    model: fake-model',
-    `    base_url: ${serverUrl}/v1`,
-    `    api_key_env: ${KEY_VARIABLE}`,
-    `    timeout_ms: ${options.timeoutMs ?? 400}`,
-    `    max_retries: ${options.maxRetries ?? 1}`,
-    '',
-  ].join('\n'));
+  await writeFile(
+    path.join(project.root, 'toolmark.config.yaml'),
+    [
+      'v: 1',
+      'domains: [notes]',
+      // These projects fail on purpose, trial by trial: early stop only where a test asks for it.
+      `run: { trials: 1, concurrency: 8, early_stop: ${options.earlyStop ?? false} }`,
+      'providers:',
+      '  fake:',
+      '    kind: openai-compatible',
+      '    model: fake-model',
+      `    base_url: ${serverUrl}/v1`,
+      `    api_key_env: ${KEY_VARIABLE}`,
+      `    timeout_ms: ${options.timeoutMs ?? 400}`,
+      `    max_retries: ${options.maxRetries ?? 1}`,
+      '',
+    ].join('\n'),
+  );
   await writeFile(path.join(project.root, 'suites/notes/tasks/faults.yaml'), tasksYaml);
   return project;
 }

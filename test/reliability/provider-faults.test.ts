@@ -27,17 +27,41 @@ const retryNow = { 'retry-after': '0' };
  * request) and how many requests this fault has seen in all.
  */
 const FAULTS: Record<string, (turn: number, seen: number) => FakeReply> = {
-  'rate-limit-storm': () => ({ status: 429, headers: retryNow, body: { error: { message: 'Rate limit reached for requests', type: 'requests' } } }),
-  'rate-limit-then-ok': (turn, seen) => (seen === 0 ? { status: 429, headers: retryNow, body: { error: { message: 'slow down' } } } : turn === 0 ? { body: getNote('{"note_id":"N-1"}') } : { body: answer }),
-  'server-error-500': () => ({ status: 500, headers: retryNow, body: { error: { message: 'The server had an error while processing your request' } } }),
+  'rate-limit-storm': () => ({
+    status: 429,
+    headers: retryNow,
+    body: { error: { message: 'Rate limit reached for requests', type: 'requests' } },
+  }),
+  'rate-limit-then-ok': (turn, seen) =>
+    seen === 0
+      ? { status: 429, headers: retryNow, body: { error: { message: 'slow down' } } }
+      : turn === 0
+        ? { body: getNote('{"note_id":"N-1"}') }
+        : { body: answer },
+  'server-error-500': () => ({
+    status: 500,
+    headers: retryNow,
+    body: { error: { message: 'The server had an error while processing your request' } },
+  }),
   'overloaded-503': () => ({ status: 503, headers: retryNow, body: { error: { message: 'overloaded' } } }),
   'bad-request-400': () => ({ status: 400, body: { error: { message: "Invalid 'tools': schema not supported" } } }),
   'connection-reset': () => ({ kind: 'reset' }),
   'hung-socket': () => ({ kind: 'hang' }),
   'truncated-json': () => ({ kind: 'truncate', body: getNote('{"note_id":"N-1"}') }),
   'json-null-body': () => ({ body: null }),
-  'no-choices': () => ({ body: { id: 'x', object: 'chat.completion', created: 0, model: 'fake-model', choices: [], usage: { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 } } }),
-  'unknown-tool-name': (turn) => ({ body: turn === 0 ? completion(null, [{ name: 'delete_all_notes', arguments: '{}' }]) : answer }),
+  'no-choices': () => ({
+    body: {
+      id: 'x',
+      object: 'chat.completion',
+      created: 0,
+      model: 'fake-model',
+      choices: [],
+      usage: { prompt_tokens: 1, completion_tokens: 0, total_tokens: 1 },
+    },
+  }),
+  'unknown-tool-name': (turn) => ({
+    body: turn === 0 ? completion(null, [{ name: 'delete_all_notes', arguments: '{}' }]) : answer,
+  }),
   'empty-arguments': (turn) => ({ body: turn === 0 ? getNote('') : answer }),
   'array-arguments': (turn) => ({ body: turn === 0 ? getNote('["N-1"]') : answer }),
   'string-arguments': (turn) => ({ body: turn === 0 ? getNote('"N-1"') : answer }),
@@ -45,7 +69,12 @@ const FAULTS: Record<string, (turn: number, seen: number) => FakeReply> = {
   'invalid-json-arguments': (turn) => ({ body: turn === 0 ? getNote('{"note_id": "N-1"') : answer }),
   'calls-forever-max-calls': () => ({ body: getNote('{"note_id":"N-1"}') }),
   'calls-forever-max-turns': () => ({ body: getNote('{"note_id":"N-1"}') }),
-  'many-calls-in-one-turn': () => ({ body: completion(null, Array.from({ length: 6 }, () => ({ name: 'get_note', arguments: '{"note_id":"N-1"}' }))) }),
+  'many-calls-in-one-turn': () => ({
+    body: completion(
+      null,
+      Array.from({ length: 6 }, () => ({ name: 'get_note', arguments: '{"note_id":"N-1"}' })),
+    ),
+  }),
 };
 const LIMITS: Record<string, { max_calls: number; max_turns: number }> = {
   'calls-forever-max-calls': { max_calls: 3, max_turns: 50 },
@@ -69,14 +98,40 @@ beforeAll(async () => {
     const behave = FAULTS[fault];
     return behave ? behave(turn, count) : { status: 418, body: { error: { message: `no such fault ${fault}` } } };
   });
-  project = await faultProject('faults', server.url, faultTasks(Object.keys(FAULTS).map((name) => ({ name, limits: LIMITS[name] }))));
+  project = await faultProject(
+    'faults',
+    server.url,
+    faultTasks(Object.keys(FAULTS).map((name) => ({ name, limits: LIMITS[name] }))),
+  );
   out = mkdtempSync(path.join(tmpdir(), 'toolmark-faults-'));
-  result = await runCli(['run', '--root', project.root, '--provider', 'fake', '--task', 'fault-*', '--surface', 'typed', '--out', out, '--run-id', 'faults'], { env: { [KEY_VARIABLE]: SENTINEL_KEY } });
+  result = await runCli(
+    [
+      'run',
+      '--root',
+      project.root,
+      '--provider',
+      'fake',
+      '--task',
+      'fault-*',
+      '--surface',
+      'typed',
+      '--out',
+      out,
+      '--run-id',
+      'faults',
+    ],
+    { env: { [KEY_VARIABLE]: SENTINEL_KEY } },
+  );
   const runDir = path.join(out, 'faults');
-  trials = new Map(readFileSync(path.join(runDir, RUN_FILES.trials), 'utf8').trimEnd().split('\n').map((line) => {
-    const record = TrialRecord.parse(JSON.parse(line));
-    return [record.task.replace(/^fault-/, ''), record];
-  }));
+  trials = new Map(
+    readFileSync(path.join(runDir, RUN_FILES.trials), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => {
+        const record = TrialRecord.parse(JSON.parse(line));
+        return [record.task.replace(/^fault-/, ''), record];
+      }),
+  );
   summary = Summary.parse(JSON.parse(readFileSync(path.join(runDir, RUN_FILES.summary), 'utf8')));
 }, 300_000);
 
@@ -126,29 +181,37 @@ describe('provider faults through toolmark run', () => {
     const record = trial('rate-limit-then-ok');
     expect(record.status).toBe('completed');
     expect(record.success).toBe(true);
-    expect(record.turns[0]!.warnings.join('\n')).toMatch(/attempt 1 failed \(HTTP 429: slow down\); retried after 0 ms/);
+    expect(record.turns[0]!.warnings.join('\n')).toMatch(
+      /attempt 1 failed \(HTTP 429: slow down\); retried after 0 ms/,
+    );
   });
 
-  it('an unknown tool name is the model\'s miss: routed unknown_tool, told the available tools, scored', () => {
+  it("an unknown tool name is the model's miss: routed unknown_tool, told the available tools, scored", () => {
     const record = trial('unknown-tool-name');
     expect(record.status).toBe('completed');
     expect(record.calls[0]!.routing).toEqual({ kind: 'unknown_tool' });
-    expect(record.calls[0]!.outcome).toMatchObject({ ok: false, error: { code: 'tool_not_found', category: 'routing' } });
+    expect(record.calls[0]!.outcome).toMatchObject({
+      ok: false,
+      error: { code: 'tool_not_found', category: 'routing' },
+    });
     expect((record.calls[0]!.outcome as { error: { message: string } }).error.message).toContain('get_note');
     expect(record.success).toBe(false);
     expect(record.verdicts.find((verdict) => verdict.grader === 'action')?.pass).toBe(false);
   });
 
-  it.each(['empty-arguments', 'array-arguments', 'string-arguments', 'null-arguments', 'invalid-json-arguments'])('%s: not parsed, invalid_arguments fed back, no registry call, scored as a model miss', (fault) => {
-    const record = trial(fault);
-    expect(record.status).toBe('completed');
-    const call = record.calls[0]!;
-    expect(call.parsed).toBe(false);
-    expect(call.schema_valid).toBe(false);
-    expect(call.outcome).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
-    expect(record.effects).toEqual([]);
-    expect(record.success).toBe(false);
-  });
+  it.each(['empty-arguments', 'array-arguments', 'string-arguments', 'null-arguments', 'invalid-json-arguments'])(
+    '%s: not parsed, invalid_arguments fed back, no registry call, scored as a model miss',
+    (fault) => {
+      const record = trial(fault);
+      expect(record.status).toBe('completed');
+      const call = record.calls[0]!;
+      expect(call.parsed).toBe(false);
+      expect(call.schema_valid).toBe(false);
+      expect(call.outcome).toMatchObject({ ok: false, error: { code: 'invalid_arguments' } });
+      expect(record.effects).toEqual([]);
+      expect(record.success).toBe(false);
+    },
+  );
 
   it('a model that calls tools forever is cut by max_calls (the extra call is not executed)', () => {
     const record = trial('calls-forever-max-calls');
@@ -175,7 +238,14 @@ describe('provider faults through toolmark run', () => {
     const record = trial('many-calls-in-one-turn');
     expect(record.stop_reason).toBe('max_calls');
     expect(record.calls).toHaveLength(6);
-    expect(record.calls.map((call) => call.not_executed ?? 'ran')).toEqual(['ran', 'ran', 'max_calls', 'max_calls', 'max_calls', 'max_calls']);
+    expect(record.calls.map((call) => call.not_executed ?? 'ran')).toEqual([
+      'ran',
+      'ran',
+      'max_calls',
+      'max_calls',
+      'max_calls',
+      'max_calls',
+    ]);
   });
 
   it('provider failures are excluded from every rate; model misses are counted', () => {

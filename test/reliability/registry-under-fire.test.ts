@@ -49,12 +49,27 @@ const TICKETS_CASE: WriteCase = {
   preview: 'ticket.preview_followup',
   keyField: 'action_id',
   permissions: ['ticket:read', 'ticket:write'],
-  writeArgs: fc.record({ ticket_id: fc.constantFrom('T-101', 'T-102', 'T-999'), note: fc.constantFrom('Called back.', 'Refund issued.') }),
+  writeArgs: fc.record({
+    ticket_id: fc.constantFrom('T-101', 'T-102', 'T-999'),
+    note: fc.constantFrom('Called back.', 'Refund issued.'),
+  }),
   keys: ['act-0001', 'act-0002', 'act-0003'],
   otherCall: fc.oneof(
-    fc.record({ tool: fc.constantFrom('ticket.get', 'ticket.lookup_slow'), arguments: fc.record({ ticket_id: fc.constantFrom('T-101', 'T-102', 'T-7') }) }),
-    fc.record({ tool: fc.constant('ticket.preview_followup'), arguments: fc.record({ ticket_id: fc.constantFrom('T-101', 'T-102'), note: fc.constantFrom('Called back.', 'Refund issued.') }) }),
-    fc.record({ tool: fc.constantFrom('ticket.list', 'ticket.nope', 'ticket.record_followup'), arguments: fc.jsonValue() }),
+    fc.record({
+      tool: fc.constantFrom('ticket.get', 'ticket.lookup_slow'),
+      arguments: fc.record({ ticket_id: fc.constantFrom('T-101', 'T-102', 'T-7') }),
+    }),
+    fc.record({
+      tool: fc.constant('ticket.preview_followup'),
+      arguments: fc.record({
+        ticket_id: fc.constantFrom('T-101', 'T-102'),
+        note: fc.constantFrom('Called back.', 'Refund issued.'),
+      }),
+    }),
+    fc.record({
+      tool: fc.constantFrom('ticket.list', 'ticket.nope', 'ticket.record_followup'),
+      arguments: fc.jsonValue(),
+    }),
   ),
   writesInBackend: (state) => tickets.views.followup_count!(state as never) as number,
 };
@@ -66,12 +81,27 @@ const BILLING_CASE: WriteCase = {
   preview: 'billing.refund.preview',
   keyField: 'refund_id',
   permissions: ['billing:read', 'billing:refund'],
-  writeArgs: fc.record({ invoice_id: fc.constantFrom('INV-1001', 'INV-1003', 'INV-1004'), amount_cents: fc.constantFrom(100, 2500) }),
+  writeArgs: fc.record({
+    invoice_id: fc.constantFrom('INV-1001', 'INV-1003', 'INV-1004'),
+    amount_cents: fc.constantFrom(100, 2500),
+  }),
   keys: ['rf-1', 'rf-2', 'rf-3'],
   otherCall: fc.oneof(
-    fc.record({ tool: fc.constantFrom('billing.invoice.get'), arguments: fc.record({ invoice_id: fc.constantFrom('INV-1001', 'INV-9999') }) }),
-    fc.record({ tool: fc.constant('billing.refund.preview'), arguments: fc.record({ invoice_id: fc.constantFrom('INV-1001', 'INV-1003'), amount_cents: fc.constantFrom(100, 2500) }) }),
-    fc.record({ tool: fc.constantFrom('billing.invoice.list', 'billing.refund.submit', 'billing.nope'), arguments: fc.jsonValue() }),
+    fc.record({
+      tool: fc.constantFrom('billing.invoice.get'),
+      arguments: fc.record({ invoice_id: fc.constantFrom('INV-1001', 'INV-9999') }),
+    }),
+    fc.record({
+      tool: fc.constant('billing.refund.preview'),
+      arguments: fc.record({
+        invoice_id: fc.constantFrom('INV-1001', 'INV-1003'),
+        amount_cents: fc.constantFrom(100, 2500),
+      }),
+    }),
+    fc.record({
+      tool: fc.constantFrom('billing.invoice.list', 'billing.refund.submit', 'billing.nope'),
+      arguments: fc.jsonValue(),
+    }),
   ),
   writesInBackend: (state) => (state as { refunds: unknown[] }).refunds.length,
 };
@@ -84,20 +114,42 @@ type Step =
   | { kind: 'repeat'; back: number };
 
 function steps(test: WriteCase): fc.Arbitrary<Step[]> {
-  const writeCall = fc.record({ args: test.writeArgs, key: fc.constantFrom(...test.keys) }).map(({ args, key }): ToolCall => ({ tool: test.write, arguments: { ...args, [test.keyField]: key } }));
+  const writeCall = fc
+    .record({ args: test.writeArgs, key: fc.constantFrom(...test.keys) })
+    .map(({ args, key }): ToolCall => ({ tool: test.write, arguments: { ...args, [test.keyField]: key } }));
   // Approvals: right tool + right fingerprint (sometimes), the preview tool's name with the same
   // fingerprint, and a fingerprint that wrongly includes the key — only the first may count.
-  const approval = fc.record({ args: test.writeArgs, key: fc.constantFrom(...test.keys), shape: fc.constantFrom('bound', 'bound', 'bound', 'other-tool', 'with-key') }).map(({ args, key, shape }): Approval => {
-    if (shape === 'other-tool') return { tool: test.preview, fingerprint: approvalFingerprint(args, test.keyField) };
-    if (shape === 'with-key') return { tool: test.write, fingerprint: approvalFingerprint({ ...args, [test.keyField]: key }, null) };
-    return { tool: test.write, fingerprint: approvalFingerprint(args, test.keyField) };
-  });
+  const approval = fc
+    .record({
+      args: test.writeArgs,
+      key: fc.constantFrom(...test.keys),
+      shape: fc.constantFrom('bound', 'bound', 'bound', 'other-tool', 'with-key'),
+    })
+    .map(({ args, key, shape }): Approval => {
+      if (shape === 'other-tool') return { tool: test.preview, fingerprint: approvalFingerprint(args, test.keyField) };
+      if (shape === 'with-key')
+        return { tool: test.write, fingerprint: approvalFingerprint({ ...args, [test.keyField]: key }, null) };
+      return { tool: test.write, fingerprint: approvalFingerprint(args, test.keyField) };
+    });
   // Mostly fully-permitted actors with several approvals, so many calls reach the write path.
-  const who = { actor: fc.oneof({ arbitrary: fc.constant(test.permissions), weight: 3 }, { arbitrary: fc.subarray(test.permissions), weight: 2 }), approvals: fc.array(approval, { maxLength: 6 }) };
+  const who = {
+    actor: fc.oneof(
+      { arbitrary: fc.constant(test.permissions), weight: 3 },
+      { arbitrary: fc.subarray(test.permissions), weight: 2 },
+    ),
+    approvals: fc.array(approval, { maxLength: 6 }),
+  };
   const call = fc.oneof({ arbitrary: writeCall, weight: 3 }, { arbitrary: test.otherCall, weight: 1 });
   const step: fc.Arbitrary<Step> = fc.oneof(
     { arbitrary: fc.record({ kind: fc.constant('call' as const), call, ...who }), weight: 8 },
-    { arbitrary: fc.record({ kind: fc.constant('batch' as const), calls: fc.array(writeCall, { minLength: 2, maxLength: 3 }), ...who }), weight: 2 },
+    {
+      arbitrary: fc.record({
+        kind: fc.constant('batch' as const),
+        calls: fc.array(writeCall, { minLength: 2, maxLength: 3 }),
+        ...who,
+      }),
+      weight: 2,
+    },
     { arbitrary: fc.constant({ kind: 'restart' as const }), weight: 2 },
     { arbitrary: fc.record({ kind: fc.constant('repeat' as const), back: fc.nat({ max: 3 }) }), weight: 4 },
   );
@@ -118,7 +170,14 @@ describe.each([
   ['billing', BILLING_CASE],
 ] as const)('registry under fire: %s', (_name, test) => {
   it('no write without permission and a bound approval; never two writes for one key, across restarts', async () => {
-    const tally: Tally = { writes: 0, replaysAfterRestart: 0, conflicts: 0, approvalRequired: 0, permissionDenied: 0, restarts: 0 };
+    const tally: Tally = {
+      writes: 0,
+      replaysAfterRestart: 0,
+      conflicts: 0,
+      approvalRequired: 0,
+      permissionDenied: 0,
+      restarts: 0,
+    };
     const spec = test.domain.tools.find((tool) => tool.name === test.write)!;
     let run = 0;
     await fc.assert(
@@ -134,7 +193,13 @@ describe.each([
         try {
           const invoke = async (call: ToolCall, actor: string[], approvals: Approval[]) => {
             const effects: SideEffect[] = [];
-            const result = await registry.invoke(call, { state, actor: { id: 'fuzz', permissions: actor }, approvals, effects, receipts: store });
+            const result = await registry.invoke(call, {
+              state,
+              actor: { id: 'fuzz', permissions: actor },
+              approvals,
+              effects,
+              receipts: store,
+            });
             return { call, actor, approvals, result, effects };
           };
           const sent: { call: ToolCall; actor: string[]; approvals: Approval[] }[] = [];
@@ -162,7 +227,8 @@ describe.each([
               if (!result.ok && result.error.code === 'idempotency_conflict') tally.conflicts += 1;
               expect(effects.length).toBeLessThanOrEqual(1);
               const args = call.arguments as Record<string, unknown>;
-              const key = call.tool === test.write && args && typeof args === 'object' ? args[test.keyField] : undefined;
+              const key =
+                call.tool === test.write && args && typeof args === 'object' ? args[test.keyField] : undefined;
               const earlier = typeof key === 'string' ? written.get(key) : undefined;
               if (effects.length === 1) {
                 // A write happened: it must be the guarded tool, with permission, with an approval bound to these args, for a fresh key.
@@ -174,7 +240,14 @@ describe.each([
                 expect(effects[0]!.change_id).toBe(key);
                 written.set(key as string, { fingerprint, epoch });
                 tally.writes += 1;
-              } else if (earlier && actor.includes(registry.contract(test.write)!.permission!) && approvals.some((approval) => approval.tool === test.write && approval.fingerprint === approvalFingerprint(args, test.keyField))) {
+              } else if (
+                earlier &&
+                actor.includes(registry.contract(test.write)!.permission!) &&
+                approvals.some(
+                  (approval) =>
+                    approval.tool === test.write && approval.fingerprint === approvalFingerprint(args, test.keyField),
+                )
+              ) {
                 // The key was used: the receipt (durable across restarts) answers instead of the handler.
                 const same = earlier.fingerprint === approvalFingerprint(args, test.keyField);
                 if (same) expect(result).toMatchObject({ ok: true, replayed: true });

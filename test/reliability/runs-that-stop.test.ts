@@ -31,13 +31,18 @@ describe('createEarlyStop', () => {
   it('stops at once on a failure of scope run (bad key, unknown model, retry budget spent)', () => {
     const stop = createEarlyStop();
     const reason = stop.observe(errored('openai chat m: HTTP 401: Incorrect API key provided', 'run'));
-    expect(reason?.message).toMatch(/^openai chat m: HTTP 401: Incorrect API key provided — this fails every request, so the run stopped$/);
+    expect(reason?.message).toMatch(
+      /^openai chat m: HTTP 401: Incorrect API key provided — this fails every request, so the run stopped$/,
+    );
   });
 
   it('stops when the first 5 trials of a provider failed the same way (attempt counts aside), not at 4', () => {
     const stop = createEarlyStop(5);
-    for (let index = 0; index < 4; index += 1) expect(stop.observe(errored(`x: HTTP 500: no grammar (after ${index + 2} attempts)`, 'request'))).toBeNull();
-    expect(stop.observe(errored('x: HTTP 500: no grammar (after 2 attempts)', 'request'))?.message).toBe('the first 5 trials all failed the same way: x: HTTP 500: no grammar');
+    for (let index = 0; index < 4; index += 1)
+      expect(stop.observe(errored(`x: HTTP 500: no grammar (after ${index + 2} attempts)`, 'request'))).toBeNull();
+    expect(stop.observe(errored('x: HTTP 500: no grammar (after 2 attempts)', 'request'))?.message).toBe(
+      'the first 5 trials all failed the same way: x: HTTP 500: no grammar',
+    );
   });
 
   it('goes on once a trial completed, or the failures differ', () => {
@@ -71,10 +76,14 @@ describe('a total retry budget for 429s', () => {
   it('once spent, a 429 is not retried and fails the run (scope run); requests = budget + attempts', async () => {
     const budget = createRetryBudget(3);
     let calls = 0;
-    const limited = () => withRetries(async () => {
-      calls += 1;
-      throw Object.assign(new Error('429 Too Many Requests'), { status: 429, headers: {} });
-    }, { label: 'x', maxRetries: 10, sleep: async () => {}, rateLimitBudget: budget });
+    const limited = () =>
+      withRetries(
+        async () => {
+          calls += 1;
+          throw Object.assign(new Error('429 Too Many Requests'), { status: 429, headers: {} });
+        },
+        { label: 'x', maxRetries: 10, sleep: async () => {}, rateLimitBudget: budget },
+      );
     const thrown = (await limited().catch((error: unknown) => error)) as ProviderError;
     // 1 attempt + 3 retries from the budget, then the 4th retry is refused.
     expect(calls).toBe(4);
@@ -88,25 +97,57 @@ describe('a total retry budget for 429s', () => {
 
 describe('toolmark run stops early on a bad key', () => {
   it('401 on every request: one trial, one message, exit 2', { timeout: 120_000 }, async () => {
-    const server = await startFakeServer(() => ({ status: 401, body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } } }));
+    const server = await startFakeServer(() => ({
+      status: 401,
+      body: { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } },
+    }));
     const tasks = faultTasks(Array.from({ length: 20 }, (_, index) => ({ name: `n${index}` })));
     // A generous timeout: a loaded machine must not turn the one 401 into a timeout and a retry.
     const project = await faultProject('bad-key', server.url, tasks, { timeoutMs: 60_000, earlyStop: true });
     try {
       const out = mkdtempSync(path.join(tmpdir(), 'toolmark-bad-key-'));
-      const result = await runCli(['run', '--root', project.root, '--provider', 'fake', '--task', 'fault-*', '--surface', 'typed', '--concurrency', '1', '--out', out, '--run-id', 'k'], { env: { [KEY_VARIABLE]: SENTINEL_KEY } });
+      const result = await runCli(
+        [
+          'run',
+          '--root',
+          project.root,
+          '--provider',
+          'fake',
+          '--task',
+          'fault-*',
+          '--surface',
+          'typed',
+          '--concurrency',
+          '1',
+          '--out',
+          out,
+          '--run-id',
+          'k',
+        ],
+        { env: { [KEY_VARIABLE]: SENTINEL_KEY } },
+      );
       expect(result.code).toBe(2);
-      expect(result.stderr).toMatch(/error: run stopped early \(fake:fake-model\): fake chat fake-model: HTTP 401: Incorrect API key provided — this fails every request, so the run stopped\. 19 planned trials not run/);
+      expect(result.stderr).toMatch(
+        /error: run stopped early \(fake:fake-model\): fake chat fake-model: HTTP 401: Incorrect API key provided — this fails every request, so the run stopped\. 19 planned trials not run/,
+      );
       expect(server.requests).toHaveLength(1);
-      const lines = readFileSync(path.join(out, 'k', RUN_FILES.trials), 'utf8').trimEnd().split('\n');
+      const lines = readFileSync(path.join(out, 'k', RUN_FILES.trials), 'utf8')
+        .trimEnd()
+        .split('\n');
       expect(lines).toHaveLength(1);
 
       // The gate names the cause instead of blaming the split.
       const records = lines.map((line) => TrialRecord.parse(JSON.parse(line)));
-      const result2 = await evaluateGate({ runId: 'k', records }, { records: [trialRecord({ task: 'fault-n0', split: 'heldout', outcome: 'pass' })] }, GateConfig.parse({}));
+      const result2 = await evaluateGate(
+        { runId: 'k', records },
+        { records: [trialRecord({ task: 'fault-n0', split: 'heldout', outcome: 'pass' })] },
+        GateConfig.parse({}),
+      );
       expect(result2.pass).toBe(false);
       expect(result2.checks[0]).toMatchObject({ threshold: 'run_errored', pass: false });
-      expect(result2.checks[0]!.detail).toMatch(/^the run errored: all 1 trials are provider failures, nothing was scored \(fake chat fake-model: HTTP 401/);
+      expect(result2.checks[0]!.detail).toMatch(
+        /^the run errored: all 1 trials are provider failures, nothing was scored \(fake chat fake-model: HTTP 401/,
+      );
     } finally {
       await project.dispose();
       await server.close();
@@ -131,9 +172,13 @@ describe('preset values the schema accepts are honoured or refused', () => {
   });
 
   it('timeout_ms beyond 24 h is refused by the config schema (a timer cannot wait 3,000,000,000 ms)', () => {
-    const parsed = ProjectConfig.safeParse({ providers: { p: { kind: 'openai', model: 'm', timeout_ms: 3_000_000_000 } } });
+    const parsed = ProjectConfig.safeParse({
+      providers: { p: { kind: 'openai', model: 'm', timeout_ms: 3_000_000_000 } },
+    });
     expect(parsed.success).toBe(false);
     expect(JSON.stringify(parsed.error?.issues)).toMatch(/timeout_ms/);
-    expect(ProjectConfig.safeParse({ providers: { p: { kind: 'openai', model: 'm', timeout_ms: 86_400_000 } } }).success).toBe(true);
+    expect(
+      ProjectConfig.safeParse({ providers: { p: { kind: 'openai', model: 'm', timeout_ms: 86_400_000 } } }).success,
+    ).toBe(true);
   });
 });

@@ -13,7 +13,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RUN_FILES } from '../../src/run-folder/index.ts';
 import { TrialRecord } from '../../src/spec/index.ts';
-import { SENTINEL_KEY, startFakeServer, type FakeReply, type FakeServer, type RecordedRequest } from '../providers/fake-server.ts';
+import {
+  SENTINEL_KEY,
+  startFakeServer,
+  type FakeReply,
+  type FakeServer,
+  type RecordedRequest,
+} from '../providers/fake-server.ts';
 import { listFiles, runCli, type CliResult } from '../helpers/cli.ts';
 import { KEY_VARIABLE, completion, faultOf, faultProject, faultTasks } from './fault-project.ts';
 
@@ -29,7 +35,16 @@ function sentKey(request: RecordedRequest): string {
   return bearer ?? String(request.headers['x-api-key'] ?? '');
 }
 
-const anthropicMessage = (text: string) => ({ id: 'msg_1', type: 'message', role: 'assistant', model: 'fake-claude', content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 20, output_tokens: 5 } });
+const anthropicMessage = (text: string) => ({
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'fake-claude',
+  content: [{ type: 'text', text }],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 20, output_tokens: 5 },
+});
 
 /** Per fault, what the server answers; `anthropic` when the request came to /v1/messages. */
 function reply(request: RecordedRequest): FakeReply {
@@ -40,14 +55,24 @@ function reply(request: RecordedRequest): FakeReply {
   const error = (status: number, message: string): FakeReply => ({
     status,
     headers: { 'retry-after': '0' },
-    body: anthropic ? { type: 'error', error: { type: status === 401 ? 'authentication_error' : 'api_error', message } } : { error: { message, type: 'invalid_request_error', code: null } },
+    body: anthropic
+      ? { type: 'error', error: { type: status === 401 ? 'authentication_error' : 'api_error', message } }
+      : { error: { message, type: 'invalid_request_error', code: null } },
   });
   switch (fault) {
     case 'ok':
       if (anthropic) return { body: anthropicMessage('N-1 says first') };
-      return { body: turn === 0 ? completion(null, [{ name: 'get_note', arguments: '{"note_id":"N-1"}' }]) : completion('N-1 says first') };
+      return {
+        body:
+          turn === 0
+            ? completion(null, [{ name: 'get_note', arguments: '{"note_id":"N-1"}' }])
+            : completion('N-1 says first'),
+      };
     case 'echo-401':
-      return error(401, `Incorrect API key provided: ${key}. You can find your API key at https://example.invalid/keys.`);
+      return error(
+        401,
+        `Incorrect API key provided: ${key}. You can find your API key at https://example.invalid/keys.`,
+      );
     case 'echo-headers-500':
       return error(500, `upstream failed; request was ${request.method} ${request.path} with headers ${headers}`);
     case 'echo-query-400':
@@ -67,14 +92,39 @@ let run: CliResult;
 
 beforeAll(async () => {
   server = await startFakeServer(reply);
-  project = await faultProject('secrets', server.url, faultTasks(['ok', 'echo-401', 'echo-headers-500', 'echo-query-400', 'echo-plain-403'].map((name) => ({ name }))));
+  project = await faultProject(
+    'secrets',
+    server.url,
+    faultTasks(['ok', 'echo-401', 'echo-headers-500', 'echo-query-400', 'echo-plain-403'].map((name) => ({ name }))),
+  );
   // A second preset, Anthropic wire format, whose key matches no key pattern.
   const config = readFileSync(path.join(project.root, 'toolmark.config.yaml'), 'utf8');
-  writeFileSync(path.join(project.root, 'toolmark.config.yaml'), `${config}  fake-claude:\n    kind: anthropic\n    model: fake-claude\n    base_url: ${server.url}\n    api_key_env: ${PLAIN_VARIABLE}\n    timeout_ms: 400\n    max_retries: 1\n`);
+  writeFileSync(
+    path.join(project.root, 'toolmark.config.yaml'),
+    `${config}  fake-claude:\n    kind: anthropic\n    model: fake-claude\n    base_url: ${server.url}\n    api_key_env: ${PLAIN_VARIABLE}\n    timeout_ms: 400\n    max_retries: 1\n`,
+  );
   out = mkdtempSync(path.join(tmpdir(), 'toolmark-secrets-'));
   cassette = path.join(out, 'recorded', 'cassette.jsonl');
   run = await runCli(
-    ['run', '--root', project.root, '--provider', 'fake', '--provider', 'fake-claude', '--task', 'fault-*', '--surface', 'typed', '--out', path.join(out, 'results'), '--run-id', 'secrets', '--record', cassette],
+    [
+      'run',
+      '--root',
+      project.root,
+      '--provider',
+      'fake',
+      '--provider',
+      'fake-claude',
+      '--task',
+      'fault-*',
+      '--surface',
+      'typed',
+      '--out',
+      path.join(out, 'results'),
+      '--run-id',
+      'secrets',
+      '--record',
+      cassette,
+    ],
     { env: { [KEY_VARIABLE]: SENTINEL_KEY, [PLAIN_VARIABLE]: PLAIN_KEY } },
   );
 }, 300_000);
@@ -98,7 +148,10 @@ describe('secrets', () => {
   });
 
   it('the server echoed the keys back, and the trials say what failed without them', () => {
-    const records = readFileSync(path.join(out, 'results', 'secrets', RUN_FILES.trials), 'utf8').trimEnd().split('\n').map((line) => TrialRecord.parse(JSON.parse(line)));
+    const records = readFileSync(path.join(out, 'results', 'secrets', RUN_FILES.trials), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => TrialRecord.parse(JSON.parse(line)));
     const errored = records.filter((record) => record.status === 'errored');
     // Four echoing faults × two providers.
     expect(errored).toHaveLength(8);
@@ -117,9 +170,21 @@ describe('secrets', () => {
     const files = [...listFiles(out), ...listFiles(project.root)];
     // The run really wrote the files we search (reports included), and recorded turns.
     const names = files.map((file) => path.basename(file));
-    expect(names).toEqual(expect.arrayContaining(['manifest.json', 'trials.jsonl', 'summary.json', 'report.md', 'report.html', 'junit.xml', 'cassette.jsonl']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'manifest.json',
+        'trials.jsonl',
+        'summary.json',
+        'report.md',
+        'report.html',
+        'junit.xml',
+        'cassette.jsonl',
+      ]),
+    );
     expect(existsSync(cassette) && readFileSync(cassette, 'utf8').trim().split('\n').length).toBeGreaterThanOrEqual(3);
-    const found = files.flatMap((file) => leaks(readFileSync(file).toString('latin1')).map((needle) => `${file}: ${needle}`));
+    const found = files.flatMap((file) =>
+      leaks(readFileSync(file).toString('latin1')).map((needle) => `${file}: ${needle}`),
+    );
     expect(found).toEqual([]);
   });
 
@@ -130,9 +195,15 @@ describe('secrets', () => {
 
   it('a key written in the config file is refused (keys come from the environment only), without echoing it', async () => {
     const config = readFileSync(path.join(project.root, 'toolmark.config.yaml'), 'utf8');
-    writeFileSync(path.join(project.root, 'toolmark.config.yaml'), config.replace(`api_key_env: ${KEY_VARIABLE}`, `api_key: ${SENTINEL_KEY}`));
+    writeFileSync(
+      path.join(project.root, 'toolmark.config.yaml'),
+      config.replace(`api_key_env: ${KEY_VARIABLE}`, `api_key: ${SENTINEL_KEY}`),
+    );
     try {
-      const refused = await runCli(['run', '--root', project.root, '--provider', 'fake', '--out', path.join(out, 'refused')], { env: { [KEY_VARIABLE]: SENTINEL_KEY } });
+      const refused = await runCli(
+        ['run', '--root', project.root, '--provider', 'fake', '--out', path.join(out, 'refused')],
+        { env: { [KEY_VARIABLE]: SENTINEL_KEY } },
+      );
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain('providers.fake.api_key: unknown field "api_key"');
       expect(leaks(refused.stderr + refused.stdout)).toEqual([]);
@@ -143,8 +214,13 @@ describe('secrets', () => {
   });
 
   it('a missing key names the variable, and only the variable', async () => {
-    const missing = await runCli(['run', '--root', project.root, '--provider', 'fake-claude', '--out', path.join(out, 'missing')], { env: { [KEY_VARIABLE]: SENTINEL_KEY } });
+    const missing = await runCli(
+      ['run', '--root', project.root, '--provider', 'fake-claude', '--out', path.join(out, 'missing')],
+      { env: { [KEY_VARIABLE]: SENTINEL_KEY } },
+    );
     expect(missing.code).toBe(2);
-    expect(missing.stderr.trim()).toBe(`error: --provider: fake-claude: no API key: set the environment variable ${PLAIN_VARIABLE} (expected ${PLAIN_VARIABLE} in the environment (keys are never read from files))`);
+    expect(missing.stderr.trim()).toBe(
+      `error: --provider: fake-claude: no API key: set the environment variable ${PLAIN_VARIABLE} (expected ${PLAIN_VARIABLE} in the environment (keys are never read from files))`,
+    );
   });
 });

@@ -51,10 +51,14 @@ const visibleRows = () => page.locator('#trial-rows tr').count();
 
 describe('report.html in a browser', () => {
   it('renders every chart as SVG with marks, and loads nothing from the network', async () => {
-    const charts = await page.locator('.chart svg').evaluateAll((svgs) => svgs.map((svg) => ({
-      marks: svg.querySelectorAll('.mark-rect path, .mark-symbol path, .mark-line path, .mark-rule line, .mark-text text').length,
-      width: svg.getBoundingClientRect().width,
-    })));
+    const charts = await page.locator('.chart svg').evaluateAll((svgs) =>
+      svgs.map((svg) => ({
+        marks: svg.querySelectorAll(
+          '.mark-rect path, .mark-symbol path, .mark-line path, .mark-rule line, .mark-text text',
+        ).length,
+        width: svg.getBoundingClientRect().width,
+      })),
+    );
     // success-vs-tokens, pass curves, metric bars, flipped heat map, one confusion map per surface.
     expect(charts.length).toBe(6);
     for (const chart of charts) {
@@ -98,7 +102,8 @@ describe('report.html in a browser', () => {
     const detail = page.locator('#trial-detail');
     await expect(detail.textContent()).resolves.toContain('explain-sla');
     const text = (await detail.textContent()) ?? '';
-    for (const heading of ['Verdicts', 'Turns', 'Proposals and registry outcomes', 'Side effects', 'Final answer']) expect(text).toContain(heading);
+    for (const heading of ['Verdicts', 'Turns', 'Proposals and registry outcomes', 'Side effects', 'Final answer'])
+      expect(text).toContain(heading);
     expect(text).toContain('ticket_operation');
     expect(text).toContain('UNAUTHORIZED');
     // Model text containing markup is shown as text, never parsed as HTML.
@@ -123,7 +128,10 @@ describe('report.html in a browser', () => {
  * runner's own message, when the example cannot run.
  */
 /** The shipped revisions `toolmark compare` reviews: output folder, A, B. */
-const COMPARES = [['compare-tickets', 'typed-v2', 'typed-v3'], ['compare-billing', 'namespaced-v1', 'namespaced-v2']] as const;
+const COMPARES = [
+  ['compare-tickets', 'typed-v2', 'typed-v3'],
+  ['compare-billing', 'namespaced-v1', 'namespaced-v2'],
+] as const;
 const SCREENSHOTS = resolve('docs/screenshots');
 /** Committed screenshots show the top of each page (small PNGs); the test's temp folder keeps the full pages. */
 const TOP_HEIGHT = { 1366: 1700, 390: 2200 } as const;
@@ -137,14 +145,38 @@ describe('report.html of the shipped example run', () => {
     exampleDir = await mkdtemp(join(tmpdir(), 'toolmark-example-'));
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');
-    const run = await promisify(execFile)('node', [resolve('bin/toolmark.js'), 'run', '--root', resolve('.'), '--out', exampleDir, '--run-id', 'example'], { maxBuffer: 64 * 1024 * 1024 })
-      .then(() => null, (error: { stderr?: string; message: string }) => error.stderr || error.message);
+    const run = await promisify(execFile)(
+      'node',
+      [resolve('bin/toolmark.js'), 'run', '--root', resolve('.'), '--out', exampleDir, '--run-id', 'example'],
+      { maxBuffer: 64 * 1024 * 1024 },
+    ).then(
+      () => null,
+      (error: { stderr?: string; message: string }) => error.stderr || error.message,
+    );
     expect(run, 'the example run (npm start) failed').toBeNull();
     // The two shipped revisions, reviewed as a pull request would: compare.html, report.md, the job summary.
     for (const [out, a, b] of COMPARES) {
-      const compared = await promisify(execFile)('node', [resolve('bin/toolmark.js'), 'compare', `${join(exampleDir, 'example')}:${a}`, `${join(exampleDir, 'example')}:${b}`, '--root', resolve('.'), '--out', join(exampleDir, out), '--job-summary'],
-        { maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GITHUB_STEP_SUMMARY: join(exampleDir, 'step-summary.md') } })
-        .then(() => null, (error: { stderr?: string; message: string }) => error.stderr || error.message);
+      const compared = await promisify(execFile)(
+        'node',
+        [
+          resolve('bin/toolmark.js'),
+          'compare',
+          `${join(exampleDir, 'example')}:${a}`,
+          `${join(exampleDir, 'example')}:${b}`,
+          '--root',
+          resolve('.'),
+          '--out',
+          join(exampleDir, out),
+          '--job-summary',
+        ],
+        {
+          maxBuffer: 64 * 1024 * 1024,
+          env: { ...process.env, GITHUB_STEP_SUMMARY: join(exampleDir, 'step-summary.md') },
+        },
+      ).then(
+        () => null,
+        (error: { stderr?: string; message: string }) => error.stderr || error.message,
+      );
       expect(compared, `toolmark compare ${a} ${b} failed`).toBeNull();
     }
     exampleBrowser = await launchBrowser();
@@ -159,7 +191,9 @@ describe('report.html of the shipped example run', () => {
   });
 
   it('draws its charts, filters its trials, opens one, and is screenshotted', async () => {
-    const marks = await examplePage.locator('.chart svg').evaluateAll((svgs) => svgs.map((svg) => svg.querySelectorAll('path, line, text').length));
+    const marks = await examplePage
+      .locator('.chart svg')
+      .evaluateAll((svgs) => svgs.map((svg) => svg.querySelectorAll('path, line, text').length));
     expect(marks.length).toBeGreaterThanOrEqual(4);
     expect(marks.every((count) => count > 0)).toBe(true);
     const rows = examplePage.locator('#trial-rows tr');
@@ -194,7 +228,11 @@ describe('report.html of the shipped example run', () => {
     // The first flipped task is open, links a changed tool, and shows A and B side by side.
     const flip = page.locator('details.flip').first();
     expect(await flip.getAttribute('open')).not.toBeNull();
-    const sides = await flip.locator('.pair').first().locator('.side').evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect()));
+    const sides = await flip
+      .locator('.pair')
+      .first()
+      .locator('.side')
+      .evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect()));
     expect(sides).toHaveLength(2);
     expect(sides[1]!.left).toBeGreaterThan(sides[0]!.right - 1);
     await flip.locator('a.chip').first().click();
@@ -222,15 +260,27 @@ describe('report.html of the shipped example run', () => {
       const page = await exampleBrowser.context.newPage();
       await page.setViewportSize({ width, height: 900 });
       await mkdir(SCREENSHOTS, { recursive: true });
-      for (const [name, file] of [['report', join(exampleDir, 'example', 'report.html')], ['compare', join(exampleDir, 'compare-tickets', 'compare.html')]] as const) {
+      for (const [name, file] of [
+        ['report', join(exampleDir, 'example', 'report.html')],
+        ['compare', join(exampleDir, 'compare-tickets', 'compare.html')],
+      ] as const) {
         await page.goto(pathToFileURL(file).href);
         // Wide tables and charts scroll inside their card; the page itself never scrolls sideways.
-        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width}`).toBeLessThanOrEqual(width);
-        const cutLegends = await page.locator('svg .role-legend text').evaluateAll((texts) => texts.map((text) => text.textContent ?? '').filter((label) => label.endsWith('…')));
+        expect(
+          await page.evaluate(() => document.documentElement.scrollWidth),
+          `${name} at ${width}`,
+        ).toBeLessThanOrEqual(width);
+        const cutLegends = await page
+          .locator('svg .role-legend text')
+          .evaluateAll((texts) => texts.map((text) => text.textContent ?? '').filter((label) => label.endsWith('…')));
         expect(cutLegends, `${name}: legend labels cut`).toEqual([]);
         await page.screenshot({ path: join(exampleDir, `${name}-${width}.png`), fullPage: true });
         const height = Math.min(TOP_HEIGHT[width], await page.evaluate(() => document.documentElement.scrollHeight));
-        await page.screenshot({ path: join(SCREENSHOTS, `${name}-${width}.png`), fullPage: true, clip: { x: 0, y: 0, width, height } });
+        await page.screenshot({
+          path: join(SCREENSHOTS, `${name}-${width}.png`),
+          fullPage: true,
+          clip: { x: 0, y: 0, width, height },
+        });
         expect((await stat(join(SCREENSHOTS, `${name}-${width}.png`))).size).toBeGreaterThan(10_000);
       }
       await page.close();

@@ -13,7 +13,11 @@ let workDir: string;
 async function toolmark(args: string[], cwd = workDir): Promise<{ code: number; stdout: string; stderr: string }> {
   return promisify(execFile)('node', [BIN, ...args], { cwd }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
+    (error: { code: number; stdout: string; stderr: string }) => ({
+      code: error.code,
+      stdout: error.stdout,
+      stderr: error.stderr,
+    }),
   );
 }
 

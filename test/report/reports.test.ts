@@ -16,12 +16,18 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-async function render(name: string, options: Parameters<typeof writeFixtureRun>[1] = {}, gate = GateConfig.parse({}), sampleLimit?: number) {
+async function render(
+  name: string,
+  options: Parameters<typeof writeFixtureRun>[1] = {},
+  gate = GateConfig.parse({}),
+  sampleLimit?: number,
+) {
   const dir = join(workDir, name);
   const fixture = await writeFixtureRun(dir, options);
   const paths = await renderRunReports(dir, { gate, sampleLimit });
   return {
-    ...fixture, paths,
+    ...fixture,
+    paths,
     markdown: await readFile(paths.markdown, 'utf8'),
     html: await readFile(paths.html, 'utf8'),
     junit: await readFile(paths.junit, 'utf8'),
@@ -46,7 +52,10 @@ describe('report.md', () => {
     for (const group of headlineRows(summary)) {
       const row = rows.find((line) => line.startsWith(`| ${group.surface} | ${group.split} |`));
       expect(row, `${group.surface} ${group.split}`).toBeDefined();
-      const cells = row!.split('|').map((cell) => cell.trim()).filter(Boolean);
+      const cells = row!
+        .split('|')
+        .map((cell) => cell.trim())
+        .filter(Boolean);
       // surface, split, n, selection, args valid, args correct, task success, unsafe prop., unsafe effects, recovery, pass^3, tokens
       expect(cells[2]).toBe(String(group.task_success.n));
       expect(cells[3]).toBe(rateText(group.selection_accuracy));
@@ -67,20 +76,32 @@ describe('report.md', () => {
     const { markdown, records } = await render('md-worst', { synthetic: false });
     const failures = new Map<string, number>();
     for (const record of records) {
-      if (record.status === 'completed' && !record.success) failures.set(`${record.task}|${record.surface}`, (failures.get(`${record.task}|${record.surface}`) ?? 0) + 1);
+      if (record.status === 'completed' && !record.success)
+        failures.set(`${record.task}|${record.surface}`, (failures.get(`${record.task}|${record.surface}`) ?? 0) + 1);
     }
     const most = Math.max(...failures.values());
     const section = markdown.split('### Tasks with the most failures')[1]!;
     const firstRow = section.split('\n').find((line) => line.startsWith('| `'))!;
-    const [task, surface] = firstRow.split('|').map((cell) => cell.trim()).filter(Boolean);
+    const [task, surface] = firstRow
+      .split('|')
+      .map((cell) => cell.trim())
+      .filter(Boolean);
     expect(failures.get(`${task!.replace(/`/g, '').replace(/'/g, '"').replace(/\\\|/g, '|')}|${surface}`)).toBe(most);
     expect(markdown).not.toContain('synthetic cassettes');
   });
 
   it('adds a model column when a run has several providers/models', async () => {
-    const { markdown } = await render('md-models', { models: [{ provider: 'openai', model: 'gpt-4.1-mini' }, { provider: 'anthropic', model: 'claude-x' }] });
+    const { markdown } = await render('md-models', {
+      models: [
+        { provider: 'openai', model: 'gpt-4.1-mini' },
+        { provider: 'anthropic', model: 'claude-x' },
+      ],
+    });
     expect(markdown).toMatch(/^\| model \| surface \| split \|/m);
-    const headline = (model: string) => markdown.split('\n').filter((line) => new RegExp(`^\\| ${model} \\| (typed-v2|wide-v1) \\| (train|heldout) \\|`).test(line));
+    const headline = (model: string) =>
+      markdown
+        .split('\n')
+        .filter((line) => new RegExp(`^\\| ${model} \\| (typed-v2|wide-v1) \\| (train|heldout) \\|`).test(line));
     expect(headline('anthropic/claude-x')).toHaveLength(4);
     expect(headline('openai/gpt-4.1-mini')).toHaveLength(4);
     expect(markdown.trimEnd().split('\n').length).toBeLessThanOrEqual(60);
@@ -115,17 +136,26 @@ describe('junit.xml', () => {
     const cases = findAll(root, 'testcase');
     const expected = expectedCases(records, 0.5);
     expect(cases).toHaveLength(expected.tests);
-    expect(cases.filter((testcase) => testcase.children.some((child) => child.name === 'failure'))).toHaveLength(expected.failures);
-    expect(cases.filter((testcase) => testcase.children.some((child) => child.name === 'error'))).toHaveLength(expected.errors);
+    expect(cases.filter((testcase) => testcase.children.some((child) => child.name === 'failure'))).toHaveLength(
+      expected.failures,
+    );
+    expect(cases.filter((testcase) => testcase.children.some((child) => child.name === 'error'))).toHaveLength(
+      expected.errors,
+    );
     expect(Number(root.attributes.tests)).toBe(expected.tests);
     expect(Number(root.attributes.failures)).toBe(expected.failures);
     expect(Number(root.attributes.errors)).toBe(expected.errors);
     const suites = findAll(root, 'testsuite');
-    expect(suites.map((suite) => suite.attributes.name).sort()).toEqual(['replay/synthetic-fixture.typed-v2', 'replay/synthetic-fixture.wide-v1']);
+    expect(suites.map((suite) => suite.attributes.name).sort()).toEqual([
+      'replay/synthetic-fixture.typed-v2',
+      'replay/synthetic-fixture.wide-v1',
+    ]);
     expect(suites.reduce((sum, suite) => sum + Number(suite.attributes.tests), 0)).toBe(expected.tests);
 
     // The task id with markup survives escaping and reads back exactly.
-    expect(cases.some((testcase) => testcase.attributes.name!.startsWith('tickets/script-</script>-&-"quotes" ['))).toBe(true);
+    expect(
+      cases.some((testcase) => testcase.attributes.name!.startsWith('tickets/script-</script>-&-"quotes" [')),
+    ).toBe(true);
     const failure = cases.flatMap((testcase) => testcase.children).find((child) => child.name === 'failure')!;
     expect(failure.attributes.message).toMatch(/^task success \d+\/\d+ \(\d+%\) < 50%; failing verdicts: /);
     expect(failure.text).toMatch(/selection: expected /);
@@ -180,7 +210,11 @@ describe('report.html', () => {
 
   it('embeds a capped sample, failures and errored trials first, and says so', async () => {
     const { html, records } = await render('html-sample', {}, GateConfig.parse({}), 10);
-    const data = JSON.parse(html.match(/id="trial-data">([\s\S]*?)<\/script>/)![1]!) as { trials: { outcome: string }[]; total: number; limit: number };
+    const data = JSON.parse(html.match(/id="trial-data">([\s\S]*?)<\/script>/)![1]!) as {
+      trials: { outcome: string }[];
+      total: number;
+      limit: number;
+    };
     const problems = records.filter((record) => record.status === 'errored' || !record.success).length;
     expect(problems).toBeGreaterThan(10);
     expect(data.trials).toHaveLength(10);

@@ -37,7 +37,10 @@ async function gradedNow(runDir: string): Promise<TrialRecord[]> {
   const [domain] = project.domains;
   const tasks = new Map(domain!.tasks.map((task) => [task.id, task]));
   const records: TrialRecord[] = [];
-  for await (const record of readTrials(runDir)) records.push(scoreTrial({ ...record, verdicts: [], success: null }, tasks.get(record.task)!, domain!.domain.actions));
+  for await (const record of readTrials(runDir))
+    records.push(
+      scoreTrial({ ...record, verdicts: [], success: null }, tasks.get(record.task)!, domain!.domain.actions),
+    );
   return records;
 }
 
@@ -58,7 +61,8 @@ describe('toolmark report', () => {
     const runDir = copyRun('rerendered');
     const result = await cli(['report', runDir, '--root', root]);
     expect(result.code).toBe(0);
-    for (const name of ['report.md', 'report.html', 'junit.xml']) expect(read(path.join(runDir, name)), name).toBe(read(path.join(original, name)));
+    for (const name of ['report.md', 'report.html', 'junit.xml'])
+      expect(read(path.join(runDir, name)), name).toBe(read(path.join(original, name)));
   }, 300_000);
 });
 
@@ -76,14 +80,19 @@ describe('toolmark report --rescore', () => {
     for (const name of ['summary.json', 'report.md', 'report.html', 'junit.xml']) expect(result.stdout).toContain(name);
     expect(readManifest(runDir).rescored).toMatchObject({ trials: total, changed: 0 });
     // The reports say the verdicts were graded again, and otherwise show the run as it was.
-    const note = new RegExp(`^> Re-scored \\S+ \\(toolmark [^)]+\\) against the tasks of that day: 0 of ${total} trials changed verdicts\\.$`, 'm');
+    const note = new RegExp(
+      `^> Re-scored \\S+ \\(toolmark [^)]+\\) against the tasks of that day: 0 of ${total} trials changed verdicts\\.$`,
+      'm',
+    );
     expect(read(path.join(runDir, 'report.md'))).toMatch(note);
-    expect(read(path.join(runDir, 'report.md')).replace(/^> Re-scored .*\n\n/m, '')).toBe(read(path.join(original, 'report.md')));
+    expect(read(path.join(runDir, 'report.md')).replace(/^> Re-scored .*\n\n/m, '')).toBe(
+      read(path.join(original, 'report.md')),
+    );
     expect(read(path.join(runDir, 'report.html'))).toContain(`0 of ${total} trials changed verdicts`);
     expect(read(path.join(runDir, 'junit.xml'))).toBe(read(path.join(original, 'junit.xml')));
   }, 300_000);
 
-  it('after a task edit: only that task\'s lines change, to exactly what scoreTrial gives now, and summary.json follows', async () => {
+  it("after a task edit: only that task's lines change, to exactly what scoreTrial gives now, and summary.json follows", async () => {
     const runDir = copyRun('edited');
     const editedId = writeTasksWithOneEdited(root);
     try {
@@ -109,9 +118,15 @@ describe('toolmark report --rescore', () => {
 
       // summary.json is the aggregate of the rewritten trials (not of the recorded grades).
       const manifest = readManifest(runDir);
-      const aggregator = createAggregator({ runId: manifest.run_id, prices: (await loadProject(root)).config.prices, synthetic: true });
+      const aggregator = createAggregator({
+        runId: manifest.run_id,
+        prices: (await loadProject(root)).config.prices,
+        synthetic: true,
+      });
       for (const record of rewritten) aggregator.add(record);
-      expect(JSON.parse(read(path.join(runDir, 'summary.json')))).toEqual(JSON.parse(JSON.stringify(aggregator.finish())));
+      expect(JSON.parse(read(path.join(runDir, 'summary.json')))).toEqual(
+        JSON.parse(JSON.stringify(aggregator.finish())),
+      );
       expect(read(path.join(runDir, 'summary.json'))).not.toBe(read(path.join(original, 'summary.json')));
       expect(manifest.rescored).toMatchObject({ trials: before.length, changed: changed.length });
 
@@ -126,7 +141,8 @@ describe('toolmark report --rescore', () => {
 
   it('refuses, exit 2 before writing anything, when a task of the run is gone or changed kind', async () => {
     const runDir = copyRun('refused');
-    const snapshot = () => ['trials.jsonl', 'summary.json', 'manifest.json', 'report.md'].map((name) => read(path.join(runDir, name)));
+    const snapshot = () =>
+      ['trials.jsonl', 'summary.json', 'manifest.json', 'report.md'].map((name) => read(path.join(runDir, name)));
     const before = snapshot();
     const tasks = benchTasks();
     const [removed] = tasks.splice(0, 1);
@@ -144,7 +160,9 @@ describe('toolmark report --rescore', () => {
       writeBenchTasks(root, moved);
       const split = await cli(['report', runDir, '--root', root, '--rescore']);
       expect(split.code).toBe(2);
-      expect(split.stderr).toContain(`task bench/${String(mustCall.spec.id)} was must-call in train and is now must-call in heldout`);
+      expect(split.stderr).toContain(
+        `task bench/${String(mustCall.spec.id)} was must-call in train and is now must-call in heldout`,
+      );
       expect(snapshot()).toEqual(before);
     } finally {
       writeBenchTasks(root, benchTasks());

@@ -22,7 +22,10 @@ async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
 }
 
 async function expectConfigError(promise: Promise<unknown>, pattern: RegExp): Promise<ConfigError> {
-  const error = await promise.then(() => null, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(ConfigError);
   expect((error as ConfigError).message).toMatch(pattern);
   return error as ConfigError;
@@ -34,7 +37,9 @@ describe('reading a run folder', () => {
     const { records } = await writeFixtureRun(dir);
     const read = await collect(readTrials(dir));
     expect(read).toHaveLength(records.length);
-    expect(read.map((record) => `${record.surface}/${record.task}/${record.trial}`)).toEqual(records.map((record) => `${record.surface}/${record.task}/${record.trial}`));
+    expect(read.map((record) => `${record.surface}/${record.task}/${record.trial}`)).toEqual(
+      records.map((record) => `${record.surface}/${record.task}/${record.trial}`),
+    );
   });
 
   it('skips an unterminated last line (a trial in flight when the run was killed)', async () => {
@@ -58,7 +63,10 @@ describe('reading a run folder', () => {
   });
 
   it('rejects folders that are not runs with a ConfigError', async () => {
-    await expectConfigError(renderRunReports(join(workDir, 'does-not-exist'), { gate: GateConfig.parse({}) }), /not a run folder/);
+    await expectConfigError(
+      renderRunReports(join(workDir, 'does-not-exist'), { gate: GateConfig.parse({}) }),
+      /not a run folder/,
+    );
     const dir = join(workDir, 'unfinished');
     await writeFixtureRun(dir);
     await rm(join(dir, 'summary.json'));
@@ -74,7 +82,13 @@ describe('reading a run folder', () => {
     const records = fixtureTrials({ trials: 40 });
     await writeFile(join(dir, 'trials.jsonl'), '');
     for (let start = 0; start < records.length; start += 400) {
-      await appendFile(join(dir, 'trials.jsonl'), records.slice(start, start + 400).map((record) => `${JSON.stringify(record)}\n`).join(''));
+      await appendFile(
+        join(dir, 'trials.jsonl'),
+        records
+          .slice(start, start + 400)
+          .map((record) => `${JSON.stringify(record)}\n`)
+          .join(''),
+      );
     }
     const data = await collectRun(dir, { sampleLimit: 50 });
     expect(data.totals.trials).toBe(records.length);
@@ -88,6 +102,8 @@ describe('reading a run folder', () => {
     // The sample is spread over the run, not the first trials written.
     expect(new Set(data.sample.trials.map((trial) => trial.surface)).size).toBe(2);
     const again = await collectRun(dir, { sampleLimit: 50 });
-    expect(again.sample.trials.map((trial) => `${trial.task}#${trial.trial}`)).toEqual(data.sample.trials.map((trial) => `${trial.task}#${trial.trial}`));
+    expect(again.sample.trials.map((trial) => `${trial.task}#${trial.trial}`)).toEqual(
+      data.sample.trials.map((trial) => `${trial.task}#${trial.trial}`),
+    );
   });
 });

@@ -9,7 +9,10 @@ import { bestAndWorst } from '../../src/report/best-worst.ts';
 import type { Manifest, Summary } from '../../src/spec/index.ts';
 import { FIXTURE_SURFACES, fixtureSummary, fixtureTrials } from './fixture-run.ts';
 
-const models = [{ provider: 'replay', model: 'careful' }, { provider: 'replay', model: 'hasty' }];
+const models = [
+  { provider: 'replay', model: 'careful' },
+  { provider: 'replay', model: 'hasty' },
+];
 
 function fixture(): { summary: Summary; manifest: Manifest } {
   const records = fixtureTrials({ models });
@@ -30,9 +33,14 @@ describe('formatSummaryTable', () => {
     expect(hasty).toBeGreaterThan(careful);
     // One row per surface in each block (typed-v2, wide-v1), not one per split.
     expect(lines.slice(careful + 3, hasty - 1).map((line) => line.split(/\s+/)[0])).toEqual(['typed-v2', 'wide-v1']);
-    const group = summary.groups.find((entry) => entry.model === 'careful' && entry.surface === 'typed-v2' && entry.split === 'train' && entry.kind === 'all')!;
+    const group = summary.groups.find(
+      (entry) =>
+        entry.model === 'careful' && entry.surface === 'typed-v2' && entry.split === 'train' && entry.kind === 'all',
+    )!;
     const [low, high] = group.task_success.ci95!;
-    expect(lines[careful + 3]).toContain(`${Math.round(group.task_success.value! * 100)}% [${Math.round(low * 100)}–${Math.round(high * 100)}]`);
+    expect(lines[careful + 3]).toContain(
+      `${Math.round(group.task_success.value! * 100)}% [${Math.round(low * 100)}–${Math.round(high * 100)}]`,
+    );
     expect(lines.at(-1)).toBe('report: results/x/report.html');
   });
 });
@@ -41,9 +49,16 @@ describe('bestAndWorst', () => {
   it('names the best and the worst surface per provider and domain, from the all-splits groups', () => {
     const { summary, manifest } = fixture();
     const rows = bestAndWorst(summary, manifest);
-    expect(rows.map((row) => [row.provider, row.domain])).toEqual([['replay:careful', 'tickets'], ['replay:hasty', 'tickets']]);
+    expect(rows.map((row) => [row.provider, row.domain])).toEqual([
+      ['replay:careful', 'tickets'],
+      ['replay:hasty', 'tickets'],
+    ]);
     for (const row of rows) {
-      const rates = summary.groups.filter((group) => `${group.provider}:${group.model}` === row.provider && group.kind === 'all' && group.split === row.split)
+      const rates = summary.groups
+        .filter(
+          (group) =>
+            `${group.provider}:${group.model}` === row.provider && group.kind === 'all' && group.split === row.split,
+        )
         .map((group) => group.task_success.value!);
       expect(row.best.rate.value).toBe(Math.max(...rates));
       expect(row.worst.rate.value).toBe(Math.min(...rates));

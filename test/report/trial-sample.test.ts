@@ -7,30 +7,53 @@ import { fixtureTrials } from './fixture-run.ts';
 function fnv(record: TrialRecord): number {
   const text = [record.provider, record.model, record.surface, record.task, String(record.trial)].join('\u0000');
   let hash = 0x811c9dc5;
-  for (let index = 0; index < text.length; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193) >>> 0;
+  for (let index = 0; index < text.length; index += 1)
+    hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193) >>> 0;
   return hash;
 }
 
 /** The sample by brute force: problems first, then passes, each by (priority, order offered); then display order. */
 function bruteForce(records: TrialRecord[], limit: number): string[] {
-  const ranked = (list: TrialRecord[]) => list.map((record, order) => ({ record, order, priority: fnv(record) }))
-    .sort((a, b) => a.priority - b.priority || a.order - b.order).map((entry) => entry.record);
-  const problems = ranked(records.filter((record) => !(record.status === 'completed' && record.success === true))).slice(0, limit);
-  const passes = ranked(records.filter((record) => record.status === 'completed' && record.success === true)).slice(0, Math.max(0, limit - problems.length));
+  const ranked = (list: TrialRecord[]) =>
+    list
+      .map((record, order) => ({ record, order, priority: fnv(record) }))
+      .sort((a, b) => a.priority - b.priority || a.order - b.order)
+      .map((entry) => entry.record);
+  const problems = ranked(
+    records.filter((record) => !(record.status === 'completed' && record.success === true)),
+  ).slice(0, limit);
+  const passes = ranked(records.filter((record) => record.status === 'completed' && record.success === true)).slice(
+    0,
+    Math.max(0, limit - problems.length),
+  );
   return [...problems, ...passes]
-    .sort((a, b) => a.surface.localeCompare(b.surface) || a.task.localeCompare(b.task) || a.model.localeCompare(b.model) || a.trial - b.trial)
+    .sort(
+      (a, b) =>
+        a.surface.localeCompare(b.surface) ||
+        a.task.localeCompare(b.task) ||
+        a.model.localeCompare(b.model) ||
+        a.trial - b.trial,
+    )
     .map((record) => `${record.model}/${record.surface}/${record.task}/${record.trial}`);
 }
 
 describe('createTrialSample', () => {
-  const records = fixtureTrials({ trials: 40, models: [{ provider: 'replay', model: 'a' }, { provider: 'replay', model: 'b' }] });
+  const records = fixtureTrials({
+    trials: 40,
+    models: [
+      { provider: 'replay', model: 'a' },
+      { provider: 'replay', model: 'b' },
+    ],
+  });
 
   it.each([0, 1, 7, 50, 400, 5_000])('keeps exactly the brute-force selection with limit %i', (limit) => {
     const sample = createTrialSample(limit);
     for (const record of records) sample.add(record);
     const { trials, total } = sample.finish();
     expect(total).toBe(records.length);
-    expect(trials.map((trial) => `${trial.model}/${trial.surface}/${trial.task}/${trial.trial}`)).toEqual(bruteForce(records, limit));
+    expect(trials.map((trial) => `${trial.model}/${trial.surface}/${trial.task}/${trial.trial}`)).toEqual(
+      bruteForce(records, limit),
+    );
   });
 
   it('does not depend on the order trials arrive in (a run finishes them in any order)', () => {

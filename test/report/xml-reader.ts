@@ -4,15 +4,25 @@
  * or `&` in text) and returns the element tree. Independent of the code
  * under test, so junit.xml is parsed back rather than pattern-matched.
  */
-export interface XmlElement { name: string; attributes: Record<string, string>; children: XmlElement[]; text: string }
+export interface XmlElement {
+  name: string;
+  attributes: Record<string, string>;
+  children: XmlElement[];
+  text: string;
+}
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 function decode(raw: string, where: string): string {
-  if (/<|&(?!(amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)/i.test(raw)) throw new Error(`unescaped markup in ${where}: ${raw.slice(0, 80)}`);
+  if (/<|&(?!(amp|lt|gt|quot|apos|#\d+|#x[0-9a-f]+);)/i.test(raw))
+    throw new Error(`unescaped markup in ${where}: ${raw.slice(0, 80)}`);
   return raw.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (_, entity: string) =>
-    entity.startsWith('#x') ? String.fromCodePoint(parseInt(entity.slice(2), 16))
-      : entity.startsWith('#') ? String.fromCodePoint(Number(entity.slice(1))) : ENTITIES[entity]!);
+    entity.startsWith('#x')
+      ? String.fromCodePoint(parseInt(entity.slice(2), 16))
+      : entity.startsWith('#')
+        ? String.fromCodePoint(Number(entity.slice(1)))
+        : ENTITIES[entity]!,
+  );
 }
 
 export function parseXml(xml: string): XmlElement {

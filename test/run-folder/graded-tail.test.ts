@@ -2,7 +2,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RUN_FILES, gradedText, parseTrialLine, parseUngradedTrialLine, readTrialLines, replaceTrials, trialLine } from '../../src/run-folder/index.ts';
+import {
+  RUN_FILES,
+  gradedText,
+  parseTrialLine,
+  parseUngradedTrialLine,
+  readTrialLines,
+  replaceTrials,
+  trialLine,
+} from '../../src/run-folder/index.ts';
 import { ConfigError, type TrialRecord } from '../../src/spec/index.ts';
 import { fixtureTrials } from '../report/fixture-run.ts';
 
@@ -21,7 +29,11 @@ const ungradedOf = (record: TrialRecord) => ({ ...record, verdicts: [], success:
 describe('trialLine', () => {
   it('writes the grade as the last two keys whatever order the record was built in, so a re-score can cut it', () => {
     const { verdicts, success, ...evidence } = sample;
-    for (const record of [sample, { verdicts, success, ...evidence } as TrialRecord, { ...evidence, success, verdicts } as TrialRecord]) {
+    for (const record of [
+      sample,
+      { verdicts, success, ...evidence } as TrialRecord,
+      { ...evidence, success, verdicts } as TrialRecord,
+    ]) {
       const text = trialLine(record);
       expect(JSON.parse(text)).toEqual(sample);
       expect(text.endsWith(`,${gradedText(sample)}}`)).toBe(true);
@@ -32,7 +44,7 @@ describe('trialLine', () => {
 });
 
 describe('parseUngradedTrialLine', () => {
-  it('parses only the evidence of a line in the runner\'s key order, and splits it so head + grade is the line', () => {
+  it("parses only the evidence of a line in the runner's key order, and splits it so head + grade is the line", () => {
     expect(graded.length).toBeGreaterThan(5);
     for (const record of graded.map(runnerOrder)) {
       const text = JSON.stringify(record);
@@ -60,7 +72,15 @@ describe('parseUngradedTrialLine', () => {
     // A tool argument named `verdicts` appears in the verdicts' expected arguments, after the top-level key.
     const nested = runnerOrder({
       ...sample,
-      verdicts: [{ grader: 'args', pass: true, expected: { tool: 'review', verdicts: ['a'] }, actual: { count: 1, verdicts: [1] } }, ...sample.verdicts],
+      verdicts: [
+        {
+          grader: 'args',
+          pass: true,
+          expected: { tool: 'review', verdicts: ['a'] },
+          actual: { count: 1, verdicts: [1] },
+        },
+        ...sample.verdicts,
+      ],
     });
     const text = JSON.stringify(nested);
     expect(text.lastIndexOf(',"verdicts":[')).toBeGreaterThan(text.indexOf(',"verdicts":['));

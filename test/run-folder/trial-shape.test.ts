@@ -11,19 +11,50 @@ import { fixtureTrials } from '../report/fixture-run.ts';
 /** Records covering every branch of the schema: errored, routed three ways, faults, effects, notes. */
 function samples(): TrialRecord[] {
   const fixture = fixtureTrials({ trials: 1 });
-  const completed = fixture.find((record) => record.calls.length > 0 && record.effects.length > 0) ?? fixture.find((record) => record.calls.length > 0)!;
+  const completed =
+    fixture.find((record) => record.calls.length > 0 && record.effects.length > 0) ??
+    fixture.find((record) => record.calls.length > 0)!;
   const errored = fixture.find((record) => record.status === 'errored')!;
   const call = completed.calls[0]!;
   const varied = TrialRecord.parse({
     ...completed,
     calls: [
       call,
-      { ...call, routing: { kind: 'unknown_tool' }, schema_valid: null, outcome: { ok: false, error: { code: 'tool_not_found', category: 'routing', message: 'no tool', retryable: false, details: { available: ['a'] } } } },
-      { ...call, routing: { kind: 'unknown_action', tool: 'ticket.operation', selector: 'frobnicate' }, fault: { error: 'tool_timeout', inject: false, good_next: 'retry' }, approved: true },
-      { ...call, outcome: { ok: true, output: null, replayed: true }, fault: { error: null, inject: true, good_next: null } },
+      {
+        ...call,
+        routing: { kind: 'unknown_tool' },
+        schema_valid: null,
+        outcome: {
+          ok: false,
+          error: {
+            code: 'tool_not_found',
+            category: 'routing',
+            message: 'no tool',
+            retryable: false,
+            details: { available: ['a'] },
+          },
+        },
+      },
+      {
+        ...call,
+        routing: { kind: 'unknown_action', tool: 'ticket.operation', selector: 'frobnicate' },
+        fault: { error: 'tool_timeout', inject: false, good_next: 'retry' },
+        approved: true,
+      },
+      {
+        ...call,
+        outcome: { ok: true, output: null, replayed: true },
+        fault: { error: null, inject: true, good_next: null },
+      },
     ],
-    effects: [{ action: 'ticket.record_followup', effect: 'write', target: 'T-102', change_id: 'a1' }, { action: 'x', effect: 'destructive', target: 't', change_id: null, authorized: true, duplicate: false }],
-    verdicts: [...completed.verdicts, { grader: 'recovery', pass: true, expected: 'x', actual: { good: 0 }, note: 'metric only' }],
+    effects: [
+      { action: 'ticket.record_followup', effect: 'write', target: 'T-102', change_id: 'a1' },
+      { action: 'x', effect: 'destructive', target: 't', change_id: null, authorized: true, duplicate: false },
+    ],
+    verdicts: [
+      ...completed.verdicts,
+      { grader: 'recovery', pass: true, expected: 'x', actual: { good: 0 }, note: 'metric only' },
+    ],
     final_state: { followups: { 'T-102': ['note'] }, count: 1 },
     started_at: '2026-11-29T22:40:00.000Z',
   });
@@ -33,7 +64,10 @@ function samples(): TrialRecord[] {
 const WRONG_VALUES: unknown[] = [undefined, null, '', 'x', -1, 1.5, 0, 2 ** 60, true, [], {}, [{}]];
 
 /** Every (path, value) mutation of a JSON tree: each field replaced by each wrong value, or removed. */
-function* mutations(value: unknown, path: (string | number)[] = []): Generator<{ path: (string | number)[]; value: unknown }> {
+function* mutations(
+  value: unknown,
+  path: (string | number)[] = [],
+): Generator<{ path: (string | number)[]; value: unknown }> {
   if (value === null || typeof value !== 'object') return;
   for (const key of Array.isArray(value) ? value.keys() : Object.keys(value)) {
     const child = (value as Record<string | number, unknown>)[key];
@@ -72,7 +106,9 @@ describe('isTrialRecordShape agrees with TrialRecord', () => {
           continue;
         }
         const parsed = TrialRecord.safeParse(candidate);
-        expect(parsed.success, `shape accepted ${path.join('.')} = ${JSON.stringify(value)}, zod rejects it`).toBe(true);
+        expect(parsed.success, `shape accepted ${path.join('.')} = ${JSON.stringify(value)}, zod rejects it`).toBe(
+          true,
+        );
         expect(parsed.data, `zod changes ${path.join('.')} = ${JSON.stringify(value)}`).toEqual(candidate);
       }
     }

@@ -2,7 +2,14 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFile
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { RUN_FILES, TrialAppender, checkRunId, createRunId, readTrials, repairTrials } from '../../src/run-folder/index.ts';
+import {
+  RUN_FILES,
+  TrialAppender,
+  checkRunId,
+  createRunId,
+  readTrials,
+  repairTrials,
+} from '../../src/run-folder/index.ts';
 import { ConfigError, TrialRecord } from '../../src/spec/index.ts';
 import { fixtureTrials } from '../report/fixture-run.ts';
 
@@ -25,7 +32,10 @@ async function read(dir: string, options?: { allowMissing?: boolean }): Promise<
 }
 
 async function readError(dir: string): Promise<ConfigError> {
-  const error = await read(dir).then(() => null, (caught: unknown) => caught);
+  const error = await read(dir).then(
+    () => null,
+    (caught: unknown) => caught,
+  );
   expect(error).toBeInstanceOf(ConfigError);
   return error as ConfigError;
 }
@@ -56,7 +66,13 @@ describe('readTrials', () => {
   });
 
   it('fills the defaults of an older record that leaves them out, like the zod schema', async () => {
-    const { verdicts: _verdicts, success: _success, error: _error, final_state: _state, ...older } = records.find((record) => record.calls.length > 0)!;
+    const {
+      verdicts: _verdicts,
+      success: _success,
+      error: _error,
+      final_state: _state,
+      ...older
+    } = records.find((record) => record.calls.length > 0)!;
     const calls = older.calls.map(({ fault: _fault, approved: _approved, latency_ms: _latency, ...call }) => call);
     const [read1] = await read(runWith(`${JSON.stringify({ ...older, calls })}\n`));
     expect(read1).toEqual(TrialRecord.parse({ ...older, calls }));
@@ -68,7 +84,11 @@ describe('readTrials', () => {
     const long = { ...records[0]!, final_text: `${'é🙂x'.repeat(700_000)}` };
     const dir = runWith(`${lines[0]}\n${JSON.stringify(long)}\n${lines[1]}\n`);
     const read3 = await read(dir);
-    expect(read3.map((record) => record.final_text)).toEqual([records[0]!.final_text, long.final_text, records[1]!.final_text]);
+    expect(read3.map((record) => record.final_text)).toEqual([
+      records[0]!.final_text,
+      long.final_text,
+      records[1]!.final_text,
+    ]);
   });
 
   it('a missing trials.jsonl is a ConfigError, or no records when allowed', async () => {

@@ -28,9 +28,15 @@ const summaryOf = (runDir: string) => read(runDir, RUN_FILES.summary).replace(/"
 describe('src/run', { timeout: 180_000 }, () => {
   it('runProject runs, reports progress and phases through events, and returns what it wrote', async () => {
     const phases: RunPhase[] = [];
-    const seen: { start?: { total: number; skipped: number; todo: number }; trials: number; released: number } = { trials: 0, released: 0 };
+    const seen: { start?: { total: number; skipped: number; todo: number }; trials: number; released: number } = {
+      trials: 0,
+      released: 0,
+    };
     const result = await runProject({
-      root, out, runId: 'first', selection,
+      root,
+      out,
+      runId: 'first',
+      selection,
       events: {
         onStart: (info) => void (seen.start = info),
         onTrial: () => void (seen.trials += 1),
@@ -41,20 +47,40 @@ describe('src/run', { timeout: 180_000 }, () => {
     expect(phases).toEqual(['trials', 'summary', 'reports']);
     // After start-up and before the reports: where the CLI hands memory back.
     expect(seen.released).toBe(2);
-    expect(seen.start).toEqual({ total: result.manifest.planned, skipped: 0, todo: result.manifest.planned, live: false });
+    expect(seen.start).toEqual({
+      total: result.manifest.planned,
+      skipped: 0,
+      todo: result.manifest.planned,
+      live: false,
+    });
     expect(seen.trials).toBe(result.manifest.planned);
     expect(result.outcome).toMatchObject({ ran: result.manifest.planned, skipped: 0, interrupted: false });
     expect(result.runDir).toBe(path.join(out, 'first'));
     expect(result.manifest.finished_at).not.toBeNull();
     // The stored selection is typed and complete: what a resume replays.
-    expect(readManifest(result.runDir).config.selection).toEqual({ providers: ['scripted'], surfaces: [], split: 'all', trials: 1, domains: ['tickets'], task: 'tickets-s*', shard: null, allow_stale: false, tool_time: 'simulated' });
+    expect(readManifest(result.runDir).config.selection).toEqual({
+      providers: ['scripted'],
+      surfaces: [],
+      split: 'all',
+      trials: 1,
+      domains: ['tickets'],
+      task: 'tickets-s*',
+      shard: null,
+      allow_stale: false,
+      tool_time: 'simulated',
+    });
     expect(JSON.parse(read(result.runDir, RUN_FILES.summary))).toEqual(result.summary);
-    for (const report of ['report.md', 'report.html', 'junit.xml']) expect(statSync(path.join(result.runDir, report)).size).toBeGreaterThan(0);
+    for (const report of ['report.md', 'report.html', 'junit.xml'])
+      expect(statSync(path.join(result.runDir, report)).size).toBeGreaterThan(0);
   });
 
   it('bad input is a ConfigError before anything is written', async () => {
-    await expect(runProject({ root, out, runId: 'bad', selection: { ...selection, surfaces: ['typed-v9'] } })).rejects.toThrow(ConfigError);
-    await expect(runProject({ root, out, runId: 'bad', selection: { ...selection, trials: 0 } })).rejects.toThrow(/trials/);
+    await expect(
+      runProject({ root, out, runId: 'bad', selection: { ...selection, surfaces: ['typed-v9'] } }),
+    ).rejects.toThrow(ConfigError);
+    await expect(runProject({ root, out, runId: 'bad', selection: { ...selection, trials: 0 } })).rejects.toThrow(
+      /trials/,
+    );
     await expect(resumeRun({ root, out, run: 'nope' })).rejects.toThrow(/no run folder "nope"/);
     expect(() => statSync(path.join(out, 'bad'))).toThrow();
   });
@@ -63,7 +89,14 @@ describe('src/run', { timeout: 180_000 }, () => {
     const whole = await runProject({ root, out, runId: 'whole', selection });
     const stop = new AbortController();
     let ran = 0;
-    const cut = await runProject({ root, out, runId: 'cut', selection: { ...selection }, stop: stop.signal, events: { onTrial: () => void (++ran >= 3 && stop.abort()) } });
+    const cut = await runProject({
+      root,
+      out,
+      runId: 'cut',
+      selection: { ...selection },
+      stop: stop.signal,
+      events: { onTrial: () => void (++ran >= 3 && stop.abort()) },
+    });
     expect(cut.outcome.interrupted).toBe(true);
     expect(cut.manifest.finished_at).toBeNull();
     const resumed = await resumeRun({ root, out, run: 'cut' });

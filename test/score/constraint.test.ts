@@ -38,7 +38,12 @@ describe('matchConstraint', () => {
 
 describe('matchFields', () => {
   it('reports each mismatching field; extra fields are allowed', () => {
-    expect(matchFields({ ticket_id: 'T-1', note: { contains: 'call' } }, { ticket_id: 'T-2', note: 'will call back', extra: 1 })).toEqual({
+    expect(
+      matchFields(
+        { ticket_id: 'T-1', note: { contains: 'call' } },
+        { ticket_id: 'T-2', note: 'will call back', extra: 1 },
+      ),
+    ).toEqual({
       pass: false,
       mismatches: [{ field: 'ticket_id', expected: 'T-1', actual: 'T-2' }],
     });
@@ -63,15 +68,27 @@ describe('asksQuestion', () => {
 
 describe('jsonEqual', () => {
   // Values with near-misses on purpose: few keys and scalars, so equal pairs and one-off differences both occur.
-  const scalar = fc.oneof(fc.constantFrom('a', 'b', '', '"', 0, -0, 1, 1.5, true, false, null, Number.NaN, Number.POSITIVE_INFINITY), fc.constant(undefined));
+  const scalar = fc.oneof(
+    fc.constantFrom('a', 'b', '', '"', 0, -0, 1, 1.5, true, false, null, Number.NaN, Number.POSITIVE_INFINITY),
+    fc.constant(undefined),
+  );
   const value = fc.letrec((tie) => ({
-    node: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('node'), { maxKeys: 3 })),
+    node: fc.oneof(
+      { depthSize: 'small' },
+      scalar,
+      fc.array(tie('node'), { maxLength: 3 }),
+      fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('node'), { maxKeys: 3 }),
+    ),
   })).node;
   /** The same value with every object's keys in reverse order (a different insertion order). */
   const reordered = (input: unknown): unknown => {
     if (Array.isArray(input)) return input.map(reordered);
     if (input === null || typeof input !== 'object') return input;
-    return Object.fromEntries(Object.entries(input).reverse().map(([key, inner]) => [key, reordered(inner)]));
+    return Object.fromEntries(
+      Object.entries(input)
+        .reverse()
+        .map(([key, inner]) => [key, reordered(inner)]),
+    );
   };
   const byText = (left: unknown, right: unknown) =>
     left === undefined || right === undefined ? left === right : canonicalJson(left) === canonicalJson(right);

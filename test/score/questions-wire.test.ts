@@ -60,7 +60,10 @@ describe('item 1: clarifying questions as chat models write them', () => {
       if (text === '') continue; // an empty answer has no text block on the Anthropic wire
       const record = await wireTrial(startServer, { wire, task, turns: [says(text)] });
       expect(record.final_text).toBe(text);
-      expect(verdict(record, 'abstain')).toMatchObject({ pass: asks, actual: { class: asks ? 'asked_for_information' : 'answered', calls: 0 } });
+      expect(verdict(record, 'abstain')).toMatchObject({
+        pass: asks,
+        actual: { class: asks ? 'asked_for_information' : 'answered', calls: 0 },
+      });
       // task_success follows: nothing else in this task can fail.
       expect(record.success).toBe(asks);
       expect(trialFacts(record)!.abstention).toBe(asks ? 'asked_for_information' : 'answered');
@@ -77,26 +80,49 @@ describe('item 5: what the question must be about', () => {
   const closing = 'I can help with tickets. Anything else I can help with?';
 
   it('without ask_about any question counts (the documented fallback), even a closing offer', async () => {
-    const task = ticketTask({ kind: 'must-abstain', messages: [{ role: 'user', content: 'Check my ticket' }], expect: { abstain: true, ask: true } });
+    const task = ticketTask({
+      kind: 'must-abstain',
+      messages: [{ role: 'user', content: 'Check my ticket' }],
+      expect: { abstain: true, ask: true },
+    });
     const record = await wireTrial(startServer, { task, turns: [says(closing)] });
     expect(verdict(record, 'abstain')).toMatchObject({ pass: true, actual: { class: 'asked_for_information' } });
   });
 
   it.each(WIRES)('%s: with words, a closing offer is not asking; a question naming one of them is', async (wire) => {
-    const task = ticketTask({ kind: 'must-abstain', messages: [{ role: 'user', content: 'Check my ticket' }], expect: { abstain: true, ask_about: ['ticket id', 'ticket number', 'which ticket'] } });
+    const task = ticketTask({
+      kind: 'must-abstain',
+      messages: [{ role: 'user', content: 'Check my ticket' }],
+      expect: { abstain: true, ask_about: ['ticket id', 'ticket number', 'which ticket'] },
+    });
     const offer = await wireTrial(startServer, { wire, task, turns: [says(closing)] });
-    expect(verdict(offer, 'abstain')).toMatchObject({ pass: false, expected: { abstain: true, ask: true, ask_about: ['ticket id', 'ticket number', 'which ticket'] }, actual: { class: 'answered', calls: 0 } });
+    expect(verdict(offer, 'abstain')).toMatchObject({
+      pass: false,
+      expected: { abstain: true, ask: true, ask_about: ['ticket id', 'ticket number', 'which ticket'] },
+      actual: { class: 'answered', calls: 0 },
+    });
     expect(offer.success).toBe(false);
-    const asked = await wireTrial(startServer, { wire, task, turns: [says('Sure. **What is the Ticket Number?** Anything else?')] });
+    const asked = await wireTrial(startServer, {
+      wire,
+      task,
+      turns: [says('Sure. **What is the Ticket Number?** Anything else?')],
+    });
     expect(verdict(asked, 'abstain')).toMatchObject({ pass: true, actual: { class: 'asked_for_information' } });
     expect(asked.success).toBe(true);
     // The words must be in a question, not anywhere in the answer.
-    const statement = await wireTrial(startServer, { wire, task, turns: [says('I need the ticket number. Anything else?')] });
+    const statement = await wireTrial(startServer, {
+      wire,
+      task,
+      turns: [says('I need the ticket number. Anything else?')],
+    });
     expect(verdict(statement, 'abstain')!.pass).toBe(false);
   });
 
   it('with a pattern (case-insensitive)', async () => {
-    const task = ticketTask({ kind: 'must-abstain', expect: { abstain: true, ask_about: { regex: '\\bT-\\d{3}\\b|ticket (id|number)' } } });
+    const task = ticketTask({
+      kind: 'must-abstain',
+      expect: { abstain: true, ask_about: { regex: '\\bT-\\d{3}\\b|ticket (id|number)' } },
+    });
     const examples: [string, boolean][] = [
       ['Is it t-102 or T-103?', true],
       ['What is your TICKET ID?', true],

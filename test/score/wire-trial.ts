@@ -26,7 +26,9 @@ export interface ScriptedTurn {
 /** The model says `text` and calls nothing. */
 export const says = (text: string): ScriptedTurn => ({ text });
 /** The model calls these tools (arguments as objects, sent as JSON). */
-export const calls = (...list: [name: string, args: unknown][]): ScriptedTurn => ({ calls: list.map(([name, args]) => ({ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) })) });
+export const calls = (...list: [name: string, args: unknown][]): ScriptedTurn => ({
+  calls: list.map(([name, args]) => ({ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) })),
+});
 
 function chatBody(turn: ScriptedTurn): unknown {
   const toolCalls = turn.calls ?? [];
@@ -35,11 +37,19 @@ function chatBody(turn: ScriptedTurn): unknown {
     object: 'chat.completion',
     created: 0,
     model: 'wire-model',
-    choices: [{
-      index: 0,
-      finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
-      message: { role: 'assistant', content: turn.text ?? null, tool_calls: toolCalls.length ? toolCalls.map((call, index) => ({ id: `call_${index}`, type: 'function', function: call })) : undefined },
-    }],
+    choices: [
+      {
+        index: 0,
+        finish_reason: toolCalls.length ? 'tool_calls' : 'stop',
+        message: {
+          role: 'assistant',
+          content: turn.text ?? null,
+          tool_calls: toolCalls.length
+            ? toolCalls.map((call, index) => ({ id: `call_${index}`, type: 'function', function: call }))
+            : undefined,
+        },
+      },
+    ],
     usage: { prompt_tokens: 40, completion_tokens: 8, total_tokens: 48 },
   };
 }
@@ -54,7 +64,12 @@ function anthropicBody(turn: ScriptedTurn, index: number): unknown {
     content: [
       ...(turn.text ? [{ type: 'text', text: turn.text }] : []),
       // Anthropic carries arguments as an object: a raw string that is not one cannot travel this wire.
-      ...toolCalls.map((call, position) => ({ type: 'tool_use', id: `toolu_${index}_${position}`, name: call.name, input: JSON.parse(call.arguments) })),
+      ...toolCalls.map((call, position) => ({
+        type: 'tool_use',
+        id: `toolu_${index}_${position}`,
+        name: call.name,
+        input: JSON.parse(call.arguments),
+      })),
     ],
     stop_reason: toolCalls.length ? 'tool_use' : 'end_turn',
     stop_sequence: null,
@@ -65,13 +80,25 @@ function anthropicBody(turn: ScriptedTurn, index: number): unknown {
 let tickets: Promise<LoadedDomain> | undefined;
 /** The shipped tickets domain with its surfaces, loaded once per test file. */
 export function ticketsDomain(): Promise<LoadedDomain> {
-  tickets ??= loadProject(fileURLToPath(new URL('../../', import.meta.url)), { domains: ['tickets'] }).then((project) => project.domains[0]!);
+  tickets ??= loadProject(fileURLToPath(new URL('../../', import.meta.url)), { domains: ['tickets'] }).then(
+    (project) => project.domains[0]!,
+  );
   return tickets;
 }
 
 /** A task as a YAML file would give it (defaults filled by the schema). */
 export function ticketTask(spec: Record<string, unknown>, split: Task['split'] = 'train'): Task {
-  return { ...TaskSpec.parse({ id: 'wire-task', messages: [{ role: 'user', content: 'help' }], actor: { permissions: ['ticket:read'] }, ...spec }), domain: 'tickets', split, source: { file: 'test', line: 1 } };
+  return {
+    ...TaskSpec.parse({
+      id: 'wire-task',
+      messages: [{ role: 'user', content: 'help' }],
+      actor: { permissions: ['ticket:read'] },
+      ...spec,
+    }),
+    domain: 'tickets',
+    split,
+    source: { file: 'test', line: 1 },
+  };
 }
 
 /**
@@ -87,12 +114,33 @@ export async function wireTrial(
     const turn = options.turns[Math.min(index, options.turns.length - 1)]!;
     return { body: wire === 'anthropic' ? anthropicBody(turn, index) : chatBody(turn) };
   });
-  const provider = wire === 'anthropic'
-    ? createAnthropicProvider({ model: options.model ?? 'wire-model', apiKey: SENTINEL_KEY, baseURL: server.url, maxRetries: 0, timeoutMs: 30_000 })
-    : createOpenAIProvider({ model: options.model ?? 'wire-model', api: 'chat', apiKey: SENTINEL_KEY, baseURL: `${server.url}/v1`, maxRetries: 0, timeoutMs: 30_000 });
+  const provider =
+    wire === 'anthropic'
+      ? createAnthropicProvider({
+          model: options.model ?? 'wire-model',
+          apiKey: SENTINEL_KEY,
+          baseURL: server.url,
+          maxRetries: 0,
+          timeoutMs: 30_000,
+        })
+      : createOpenAIProvider({
+          model: options.model ?? 'wire-model',
+          api: 'chat',
+          apiKey: SENTINEL_KEY,
+          baseURL: `${server.url}/v1`,
+          maxRetries: 0,
+          timeoutMs: 30_000,
+        });
   const loaded = await ticketsDomain();
   const surface = loaded.surfaces.find((candidate) => candidate.id === (options.surface ?? 'typed-v2'))!;
-  const record = await runTrial({ provider, domain: loaded.domain, surface, task: options.task, trial: options.trial ?? 0, toolTime: 'simulated' });
+  const record = await runTrial({
+    provider,
+    domain: loaded.domain,
+    surface,
+    task: options.task,
+    trial: options.trial ?? 0,
+    toolTime: 'simulated',
+  });
   return scoreTrial(record, options.task, loaded.domain.actions);
 }
 

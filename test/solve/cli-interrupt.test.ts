@@ -22,9 +22,16 @@ afterEach(async () => {
   rmSync(out, { recursive: true, force: true });
 });
 
-function run(args: string[], onStdout?: (child: ReturnType<typeof spawn>) => void): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  args: string[],
+  onStdout?: (child: ReturnType<typeof spawn>) => void,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path.join(root, 'bin/toolmark.js'), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OPENAI_API_KEY: '' } });
+    const child = spawn(process.execPath, [path.join(root, 'bin/toolmark.js'), ...args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, OPENAI_API_KEY: '' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (chunk) => (stdout += chunk));
@@ -40,7 +47,23 @@ function lineCount(file: string): number {
 
 describe('toolmark run: SIGINT', () => {
   it('finishes in-flight trials, writes the summary of what finished, says how to resume; --resume completes it', async () => {
-    const args = ['run', '--domain', 'tickets', '--task', 'tickets-abstain-*', '--surface', 'typed-v2', '--trials', '1', '--concurrency', '2', '--out', out, '--provider', `openai-compatible:slow@${url}`];
+    const args = [
+      'run',
+      '--domain',
+      'tickets',
+      '--task',
+      'tickets-abstain-*',
+      '--surface',
+      'typed-v2',
+      '--trials',
+      '1',
+      '--concurrency',
+      '2',
+      '--out',
+      out,
+      '--provider',
+      `openai-compatible:slow@${url}`,
+    ];
     const trials = path.join(out, 'interrupted', 'trials.jsonl');
     const first = await run([...args, '--run-id', 'interrupted'], (child) => {
       const poll = setInterval(() => {
@@ -60,7 +83,9 @@ describe('toolmark run: SIGINT', () => {
     expect(done).toBeLessThan(manifest.planned);
     expect(manifest.finished_at).toBeNull();
     const summary = JSON.parse(readFileSync(path.join(out, 'interrupted', 'summary.json'), 'utf8'));
-    const all = summary.groups.find((group: { kind: string; split: string }) => group.kind === 'all' && group.split === 'all');
+    const all = summary.groups.find(
+      (group: { kind: string; split: string }) => group.kind === 'all' && group.split === 'all',
+    );
     expect(all.trials).toBe(done);
 
     const second = await run(['run', '--out', out, '--resume', 'interrupted']);

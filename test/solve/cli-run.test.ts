@@ -30,7 +30,10 @@ async function trials(runDir: string): Promise<Record<string, unknown>> {
   const list: [string, unknown][] = [];
   for await (const record of readTrials(runDir)) {
     const { started_at: _started, ...rest } = record as TrialRecord;
-    list.push([`${record.provider}/${record.model}/${record.surface}/${record.task}/${record.trial}`, { ...rest, calls: rest.calls.map((call) => ({ ...call, latency_ms: 0 })) }]);
+    list.push([
+      `${record.provider}/${record.model}/${record.surface}/${record.task}/${record.trial}`,
+      { ...rest, calls: rest.calls.map((call) => ({ ...call, latency_ms: 0 })) },
+    ]);
   }
   return Object.fromEntries(list.sort(([a], [b]) => a.localeCompare(b)));
 }
@@ -39,7 +42,9 @@ describe('toolmark run (CLI)', () => {
   it('writes manifest, trials, summary and reports, and prints the table', async () => {
     expect(await main([...base, out, '--provider', 'scripted', '--run-id', 'first'])).toBe(0);
     const runDir = path.join(out, 'first');
-    expect(readdirSync(runDir).sort()).toEqual(expect.arrayContaining(['manifest.json', 'summary.json', 'trials.jsonl']));
+    expect(readdirSync(runDir).sort()).toEqual(
+      expect.arrayContaining(['manifest.json', 'summary.json', 'trials.jsonl']),
+    );
     const manifest = Manifest.parse(JSON.parse(readFileSync(path.join(runDir, 'manifest.json'), 'utf8')));
     expect(manifest.finished_at).not.toBeNull();
     expect(manifest.providers).toEqual([{ id: 'scripted', provider: 'scripted', model: 'scripted', synthetic: false }]);
@@ -82,7 +87,9 @@ describe('toolmark run (CLI)', () => {
     writeFileSync(file, `${lines.slice(0, 5).join('\n')}\n${lines[5]!.slice(0, 40)}`);
     output = [];
     expect(await main(['run', '--root', root, '--out', out, '--resume', 'crashed'])).toBe(0);
-    expect(output.join('')).toMatch(/run crashed: \d+ trials run, 5 already done, 0 errored, dropped a torn last line \(40 bytes\)/);
+    expect(output.join('')).toMatch(
+      /run crashed: \d+ trials run, 5 already done, 0 errored, dropped a torn last line \(40 bytes\)/,
+    );
     expect(await trials(path.join(out, 'crashed'))).toEqual(whole);
   });
 
@@ -90,13 +97,30 @@ describe('toolmark run (CLI)', () => {
     const cassette = path.join(out, 'cassette.jsonl');
     expect(await main([...base, out, '--provider', 'scripted', '--run-id', 'recorded', '--record', cassette])).toBe(0);
     expect(await main([...base, out, '--provider', `replay:${cassette}`, '--run-id', 'replayed'])).toBe(0);
-    const recorded = Object.values(await trials(path.join(out, 'recorded'))).map((record) => ({ ...(record as object), provider: 'x' }));
-    const replayed = Object.values(await trials(path.join(out, 'replayed'))).map((record) => ({ ...(record as object), provider: 'x' }));
+    const recorded = Object.values(await trials(path.join(out, 'recorded'))).map((record) => ({
+      ...(record as object),
+      provider: 'x',
+    }));
+    const replayed = Object.values(await trials(path.join(out, 'replayed'))).map((record) => ({
+      ...(record as object),
+      provider: 'x',
+    }));
     expect(replayed).toEqual(recorded);
 
     expect(await main([...base, out, '--provider', 'scripted', '--run-id', 'shard-1', '--shard', '1/2'])).toBe(0);
     expect(await main([...base, out, '--provider', 'scripted', '--run-id', 'shard-2', '--shard', '2/2'])).toBe(0);
-    expect(await main(['merge', path.join(out, 'shard-1'), path.join(out, 'shard-2'), path.join(out, 'shard-1'), '--out', out, '--run-id', 'merged'])).toBe(0);
+    expect(
+      await main([
+        'merge',
+        path.join(out, 'shard-1'),
+        path.join(out, 'shard-2'),
+        path.join(out, 'shard-1'),
+        '--out',
+        out,
+        '--run-id',
+        'merged',
+      ]),
+    ).toBe(0);
     const merged = await trials(path.join(out, 'merged'));
     expect(merged).toEqual(await trials(path.join(out, 'recorded')));
     const manifest = Manifest.parse(JSON.parse(readFileSync(path.join(out, 'merged', 'manifest.json'), 'utf8')));

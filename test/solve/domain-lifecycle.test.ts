@@ -16,7 +16,10 @@ interface Backend {
 }
 
 /** The notes domain with an async createState that logs, and a teardown that logs (and may be made to throw). */
-function lifecycleDomain(backend: Backend, options: { failSetup?: boolean; failTeardown?: boolean } = {}): Domain<NotesState> {
+function lifecycleDomain(
+  backend: Backend,
+  options: { failSetup?: boolean; failTeardown?: boolean } = {},
+): Domain<NotesState> {
   let made = 0;
   return {
     ...notesDomain,
@@ -35,13 +38,25 @@ function lifecycleDomain(backend: Backend, options: { failSetup?: boolean; failT
   };
 }
 
-const task = makeTask({ id: 'get-n1', kind: 'must-call', messages: [{ role: 'user', content: 'Read N-1' }], actor: { permissions: ['note:read'] }, expect: { action: 'note.get', args: { note_id: 'N-1' } } });
+const task = makeTask({
+  id: 'get-n1',
+  kind: 'must-call',
+  messages: [{ role: 'user', content: 'Read N-1' }],
+  actor: { permissions: ['note:read'] },
+  expect: { action: 'note.get', args: { note_id: 'N-1' } },
+});
 
 describe('domain state lifecycle', () => {
   it('awaits an async createState and tears the state down after the trial, views read before', async () => {
     const backend: Backend = { log: [] };
     const provider = new ScriptedProvider([callTurn('get_note', { note_id: 'N-1' }), textTurn('done')]);
-    const record = await runTrial({ provider, domain: lifecycleDomain(backend), surface: typedSurface, task, trial: 0 });
+    const record = await runTrial({
+      provider,
+      domain: lifecycleDomain(backend),
+      surface: typedSurface,
+      task,
+      trial: 0,
+    });
     expect(record.status).toBe('completed');
     expect(record.calls[0]!.outcome.ok).toBe(true);
     expect(Object.keys(record.final_state).length).toBeGreaterThan(0);
@@ -50,8 +65,16 @@ describe('domain state lifecycle', () => {
 
   it('tears down after a trial whose provider failed', async () => {
     const backend: Backend = { log: [] };
-    const provider = new ScriptedProvider(() => Promise.reject(new ProviderError('503 from upstream', { status: 503, retryable: true })));
-    const record = await runTrial({ provider, domain: lifecycleDomain(backend), surface: typedSurface, task, trial: 0 });
+    const provider = new ScriptedProvider(() =>
+      Promise.reject(new ProviderError('503 from upstream', { status: 503, retryable: true })),
+    );
+    const record = await runTrial({
+      provider,
+      domain: lifecycleDomain(backend),
+      surface: typedSurface,
+      task,
+      trial: 0,
+    });
     expect(record).toMatchObject({ status: 'errored', error: { status: 503, message: '503 from upstream' } });
     expect(backend.log).toEqual(['create 1', expect.stringMatching(/^teardown/)]);
   });
@@ -59,8 +82,20 @@ describe('domain state lifecycle', () => {
   it('a createState that fails makes an errored trial, asks the model nothing, and tears nothing down', async () => {
     const backend: Backend = { log: [] };
     const provider = new ScriptedProvider([textTurn('never asked')]);
-    const record = await runTrial({ provider, domain: lifecycleDomain(backend, { failSetup: true }), surface: typedSurface, task, trial: 0 });
-    expect(record).toMatchObject({ status: 'errored', stop_reason: 'errored', error: { status: null, message: "the domain's createState failed: port 7777 is taken", retryable: false }, turns: [], final_state: {} });
+    const record = await runTrial({
+      provider,
+      domain: lifecycleDomain(backend, { failSetup: true }),
+      surface: typedSurface,
+      task,
+      trial: 0,
+    });
+    expect(record).toMatchObject({
+      status: 'errored',
+      stop_reason: 'errored',
+      error: { status: null, message: "the domain's createState failed: port 7777 is taken", retryable: false },
+      turns: [],
+      final_state: {},
+    });
     expect(provider.requests).toHaveLength(0);
     expect(backend.log).toEqual([]);
   });
@@ -72,7 +107,13 @@ describe('domain state lifecycle', () => {
     process.on('warning', onWarning);
     try {
       const provider = new ScriptedProvider([textTurn('hello')]);
-      const record = await runTrial({ provider, domain: lifecycleDomain(backend, { failTeardown: true }), surface: typedSurface, task, trial: 0 });
+      const record = await runTrial({
+        provider,
+        domain: lifecycleDomain(backend, { failTeardown: true }),
+        surface: typedSurface,
+        task,
+        trial: 0,
+      });
       expect(record.status).toBe('completed');
       await new Promise((resolve) => setImmediate(resolve));
       expect(warnings).toEqual(['teardown of domain "notes" failed: server would not stop']);
@@ -110,7 +151,9 @@ describe('domain state lifecycle', () => {
 
   it('withDomainState (contract cases) tears down when the work throws', async () => {
     const backend: Backend = { log: [] };
-    await expect(withDomainState(lifecycleDomain(backend), () => Promise.reject(new Error('case failed')))).rejects.toThrow('case failed');
+    await expect(
+      withDomainState(lifecycleDomain(backend), () => Promise.reject(new Error('case failed'))),
+    ).rejects.toThrow('case failed');
     expect(backend.log).toEqual(['create 1', expect.stringMatching(/^teardown/)]);
   });
 });

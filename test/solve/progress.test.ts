@@ -4,10 +4,16 @@ import { createProgress, renderProgress } from '../../src/cli/progress.ts';
 describe('progress bar', () => {
   it('renders done/total, errors and an ETA from the pace so far', () => {
     // 10 of 40 done in this process in 20 s → 2 s a trial → 30 left → 60 s.
-    expect(renderProgress({ done: 10, total: 40, errored: 2, elapsedSeconds: 20, ranNow: 10, width: 70 })).toBe('[#####---------------] 10/40 trials · 2 errored · ETA 1:00');
+    expect(renderProgress({ done: 10, total: 40, errored: 2, elapsedSeconds: 20, ranNow: 10, width: 70 })).toBe(
+      '[#####---------------] 10/40 trials · 2 errored · ETA 1:00',
+    );
     // Resumed runs: skipped trials count as done but not for the pace.
-    expect(renderProgress({ done: 30, total: 40, errored: 0, elapsedSeconds: 10, ranNow: 5, width: 70 })).toBe('[###############-----] 30/40 trials · ETA 0:20');
-    expect(renderProgress({ done: 0, total: 4, errored: 0, elapsedSeconds: 0, ranNow: 0, width: 70 })).toContain('ETA --:--');
+    expect(renderProgress({ done: 30, total: 40, errored: 0, elapsedSeconds: 10, ranNow: 5, width: 70 })).toBe(
+      '[###############-----] 30/40 trials · ETA 0:20',
+    );
+    expect(renderProgress({ done: 0, total: 4, errored: 0, elapsedSeconds: 0, ranNow: 0, width: 70 })).toContain(
+      'ETA --:--',
+    );
   });
 
   it('draws only on a TTY', () => {

@@ -12,10 +12,33 @@ import { makeTask, notesRunDomain } from './fixtures/notes-domain.ts';
 
 const writer = { permissions: ['note:read', 'note:write'] };
 const tasks = [
-  makeTask({ id: 'read-1', kind: 'must-call', messages: [{ role: 'user', content: 'Read N-1' }], actor: writer, expect: { action: 'note.get' } }),
-  makeTask({ id: 'hello', kind: 'must-abstain', messages: [{ role: 'user', content: 'Hi' }], expect: { abstain: true } }, 'heldout'),
-  makeTask({ id: 'follow-2', kind: 'multi-step', messages: [{ role: 'user', content: 'Follow up on N-2' }], actor: writer, approve: 'after_preview', expect: { sequence: ['note.preview', 'note.record'] } }),
-  makeTask({ id: 'follow-3', kind: 'multi-step', messages: [{ role: 'user', content: 'Follow up on N-3' }], actor: writer, approve: 'after_preview', expect: { sequence: ['note.preview', 'note.record'] } }),
+  makeTask({
+    id: 'read-1',
+    kind: 'must-call',
+    messages: [{ role: 'user', content: 'Read N-1' }],
+    actor: writer,
+    expect: { action: 'note.get' },
+  }),
+  makeTask(
+    { id: 'hello', kind: 'must-abstain', messages: [{ role: 'user', content: 'Hi' }], expect: { abstain: true } },
+    'heldout',
+  ),
+  makeTask({
+    id: 'follow-2',
+    kind: 'multi-step',
+    messages: [{ role: 'user', content: 'Follow up on N-2' }],
+    actor: writer,
+    approve: 'after_preview',
+    expect: { sequence: ['note.preview', 'note.record'] },
+  }),
+  makeTask({
+    id: 'follow-3',
+    kind: 'multi-step',
+    messages: [{ role: 'user', content: 'Follow up on N-3' }],
+    actor: writer,
+    approve: 'after_preview',
+    expect: { sequence: ['note.preview', 'note.record'] },
+  }),
 ];
 
 /**
@@ -29,7 +52,13 @@ const model: ScriptFunction = async (request, key) => {
   const note = /N-\d/.exec(user)?.[0];
   const wide = request.tools[0]!.name === 'note_operation';
   const call = (action: 'get' | 'preview' | 'record', payload: Record<string, unknown>) =>
-    wide ? callTurn('note_operation', { operation: action, payload }, `c${key!.turn}`) : callTurn({ get: 'get_note', preview: 'preview_followup', record: 'record_followup' }[action], payload, `c${key!.turn}`);
+    wide
+      ? callTurn('note_operation', { operation: action, payload }, `c${key!.turn}`)
+      : callTurn(
+          { get: 'get_note', preview: 'preview_followup', record: 'record_followup' }[action],
+          payload,
+          `c${key!.turn}`,
+        );
   if (!note) return textTurn('Hello!');
   if (user.startsWith('Read')) return key!.turn === 0 ? call('get', { note_id: note }) : textTurn(`read ${note}`);
   // Follow-ups: preview, then record (trial number in the note so trials differ), then answer.
@@ -59,7 +88,10 @@ async function records(dir: string): Promise<TrialRecord[]> {
 function comparable(list: TrialRecord[]): Record<string, unknown> {
   const entries = list.map((record) => {
     const { started_at: _started, ...rest } = record;
-    return [`${record.provider}/${record.model}/${record.surface}/${record.task}/${record.trial}`, { ...rest, calls: rest.calls.map((call) => ({ ...call, latency_ms: 0 })) }] as const;
+    return [
+      `${record.provider}/${record.model}/${record.surface}/${record.task}/${record.trial}`,
+      { ...rest, calls: rest.calls.map((call) => ({ ...call, latency_ms: 0 })) },
+    ] as const;
   });
   return Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 }
@@ -79,17 +111,28 @@ describe('planTrials', () => {
   it('filters by split, surface and task glob; shards partition the plan', () => {
     const domains = [notesRunDomain(tasks)];
     const providers = [new ScriptedProvider(model)];
-    expect(planTrials(domains, providers, { split: 'heldout', trials: 1 }).map((trial) => trial.task.id)).toEqual(['hello', 'hello']);
-    expect(planTrials(domains, providers, { split: 'all', trials: 1, surfaces: ['wide'], task: 'follow-*' }).map((trial) => `${trial.surface.id}/${trial.task.id}`)).toEqual(['wide/follow-2', 'wide/follow-3']);
+    expect(planTrials(domains, providers, { split: 'heldout', trials: 1 }).map((trial) => trial.task.id)).toEqual([
+      'hello',
+      'hello',
+    ]);
+    expect(
+      planTrials(domains, providers, { split: 'all', trials: 1, surfaces: ['wide'], task: 'follow-*' }).map(
+        (trial) => `${trial.surface.id}/${trial.task.id}`,
+      ),
+    ).toEqual(['wide/follow-2', 'wide/follow-3']);
     const all = planTrials(domains, providers, { split: 'all', trials: 3 }).map((trial) => trial.identity);
-    const shards = [1, 2, 3].flatMap((index) => planTrials(domains, providers, { split: 'all', trials: 3, shard: `${index}/3` }).map((trial) => trial.identity));
+    const shards = [1, 2, 3].flatMap((index) =>
+      planTrials(domains, providers, { split: 'all', trials: 3, shard: `${index}/3` }).map((trial) => trial.identity),
+    );
     expect(shards.sort()).toEqual([...all].sort());
   });
 
   it('names an unknown surface, an empty selection and a bad shard as ConfigErrors', () => {
     const domains = [notesRunDomain(tasks)];
     const providers = [new ScriptedProvider(model)];
-    expect(() => planTrials(domains, providers, { split: 'all', trials: 1, surfaces: ['wid'] })).toThrow(/unknown surface "wid".*did you mean wide/);
+    expect(() => planTrials(domains, providers, { split: 'all', trials: 1, surfaces: ['wid'] })).toThrow(
+      /unknown surface "wid".*did you mean wide/,
+    );
     expect(() => planTrials(domains, providers, { split: 'all', trials: 1, task: 'nope*' })).toThrow(ConfigError);
     expect(() => parseShard('4/3')).toThrow(/i\/n/);
   });
@@ -98,13 +141,28 @@ describe('planTrials', () => {
 describe('executeRun', () => {
   it('appends one scored line per trial and reports what it did', async () => {
     const dir = tempRun();
-    const outcome = await executeRun({ runDir: dir, plan: plan(2), concurrency: 4, finish: (record) => ({ ...record, success: record.calls.length > 0 }) });
-    expect(outcome).toEqual({ planned: 16, skipped: 0, ran: 16, errored: 0, repairedBytes: 0, interrupted: false, stopped: null });
+    const outcome = await executeRun({
+      runDir: dir,
+      plan: plan(2),
+      concurrency: 4,
+      finish: (record) => ({ ...record, success: record.calls.length > 0 }),
+    });
+    expect(outcome).toEqual({
+      planned: 16,
+      skipped: 0,
+      ran: 16,
+      errored: 0,
+      repairedBytes: 0,
+      interrupted: false,
+      stopped: null,
+    });
     const lines = readFileSync(path.join(dir, RUN_FILES.trials), 'utf8').trimEnd().split('\n');
     expect(lines).toHaveLength(16);
     const list = await records(dir);
     expect(list.filter((record) => record.task === 'hello').every((record) => record.success === false)).toBe(true);
-    const follow = list.find((record) => record.task === 'follow-2' && record.surface === 'typed' && record.trial === 1)!;
+    const follow = list.find(
+      (record) => record.task === 'follow-2' && record.surface === 'typed' && record.trial === 1,
+    )!;
     expect(follow.final_state).toEqual({ followup_count: 1, followups: { 'N-2': ['Followed up (trial 1)'] } });
   });
 
@@ -118,7 +176,8 @@ describe('executeRun', () => {
     expect(b).toHaveLength(32);
     expect(comparable(b)).toEqual(comparable(a));
     // Each follow-up trial saw only its own write.
-    for (const record of b.filter((item) => item.kind === 'multi-step')) expect(record.final_state.followup_count).toBe(1);
+    for (const record of b.filter((item) => item.kind === 'multi-step'))
+      expect(record.final_state.followup_count).toBe(1);
   });
 
   it('resume after a crash mid-run (torn last line) ends with the trials of an uninterrupted run', async () => {
@@ -128,7 +187,13 @@ describe('executeRun', () => {
     const crashed = tempRun();
     const stop = new AbortController();
     let done = 0;
-    const first = await executeRun({ runDir: crashed, plan: plan(3), concurrency: 2, stop: stop.signal, onTrialDone: () => (++done === 7 ? stop.abort() : undefined) });
+    const first = await executeRun({
+      runDir: crashed,
+      plan: plan(3),
+      concurrency: 2,
+      stop: stop.signal,
+      onTrialDone: () => (++done === 7 ? stop.abort() : undefined),
+    });
     expect(first.interrupted).toBe(true);
     // Simulate a kill during the next write: half a line at the end of the file.
     const file = path.join(crashed, RUN_FILES.trials);

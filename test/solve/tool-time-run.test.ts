@@ -17,7 +17,10 @@ let out: string;
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 
 function trials(runId: string): Map<string, TrialRecord> {
-  const records = readFileSync(path.join(out, runId, 'trials.jsonl'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as TrialRecord);
+  const records = readFileSync(path.join(out, runId, 'trials.jsonl'), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as TrialRecord);
   return new Map(records.map((record) => [`${record.task}#${record.trial}`, record]));
 }
 
@@ -29,7 +32,10 @@ function comparable(record: TrialRecord): unknown {
 
 beforeAll(async () => {
   out = mkdtempSync(path.join(os.tmpdir(), 'toolmark-tool-time-'));
-  for (const [runId, extra] of [['simulated', []], ['real', ['--tool-time', 'real']]] as const) {
+  for (const [runId, extra] of [
+    ['simulated', []],
+    ['real', ['--tool-time', 'real']],
+  ] as const) {
     const result = await runCli([...COMMON, ...extra, '--out', out, '--run-id', runId], { timeoutMs: 300_000 });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
@@ -40,7 +46,9 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 describe('toolmark run --tool-time', () => {
   it('defaults to simulated time for an offline run and stores the resolved choice for a resume', () => {
-    const selection = (run: string) => (readJson(path.join(out, run, 'manifest.json')).config as { selection: { tool_time: string } }).selection.tool_time;
+    const selection = (run: string) =>
+      (readJson(path.join(out, run, 'manifest.json')).config as { selection: { tool_time: string } }).selection
+        .tool_time;
     expect(selection('simulated')).toBe('simulated');
     expect(selection('real')).toBe('real');
   });
@@ -55,14 +63,18 @@ describe('toolmark run --tool-time', () => {
     expect(summary('simulated')).toEqual(summary('real'));
   });
 
-  it('records each call\'s simulated latency: what the fixture slept, never a measurement', () => {
+  it("records each call's simulated latency: what the fixture slept, never a measurement", () => {
     const calls = [...trials('simulated').values()].flatMap((record) => record.calls);
-    const toolOf = (call: TrialRecord['calls'][number]) => (call.routing.kind === 'resolved' ? call.routing.tool : null);
+    const toolOf = (call: TrialRecord['calls'][number]) =>
+      call.routing.kind === 'resolved' ? call.routing.tool : null;
     const slow = calls.filter((call) => toolOf(call) === 'ticket.lookup_slow');
     expect(slow.length).toBeGreaterThan(0);
     // The slow lookup sleeps `simulated_latency_ms`, 50 ms by default (suites/tickets/narrow-tools.ts).
     for (const call of slow) {
-      const asked = call.routing.kind === 'resolved' ? (call.routing.args as { simulated_latency_ms?: number }).simulated_latency_ms : undefined;
+      const asked =
+        call.routing.kind === 'resolved'
+          ? (call.routing.args as { simulated_latency_ms?: number }).simulated_latency_ms
+          : undefined;
       expect(call.latency_ms).toBe(asked ?? 50);
     }
     expect(slow.some((call) => call.latency_ms !== 50)).toBe(true);

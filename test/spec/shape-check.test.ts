@@ -14,11 +14,17 @@ function agrees(schema: z.ZodType, value: unknown): void {
 describe('shapeCheck', () => {
   it('primitives and their checks', () => {
     const count = z.number().int().nonnegative();
-    for (const value of [0, 3, -1, 1.5, Number.NaN, Infinity, '3', null, undefined]) expect(shapeCheck(count)(value)).toBe(count.safeParse(value).success);
+    for (const value of [0, 3, -1, 1.5, Number.NaN, Infinity, '3', null, undefined])
+      expect(shapeCheck(count)(value)).toBe(count.safeParse(value).success);
     const between = z.number().gt(0).max(1);
     for (const value of [0, 0.5, 1, 1.01]) expect(shapeCheck(between)(value)).toBe(between.safeParse(value).success);
-    const code = z.string().min(2).max(4).regex(/^[a-z]+$/);
-    for (const value of ['ab', 'abcd', 'a', 'abcde', 'AB', 1]) expect(shapeCheck(code)(value)).toBe(code.safeParse(value).success);
+    const code = z
+      .string()
+      .min(2)
+      .max(4)
+      .regex(/^[a-z]+$/);
+    for (const value of ['ab', 'abcd', 'a', 'abcde', 'AB', 1])
+      expect(shapeCheck(code)(value)).toBe(code.safeParse(value).success);
     const kind = z.enum(['a', 'b']);
     for (const value of ['a', 'b', 'c']) expect(shapeCheck(kind)(value)).toBe(kind.safeParse(value).success);
     for (const value of [1, 2, '1']) expect(shapeCheck(z.literal(1))(value)).toBe(value === 1);
@@ -26,7 +32,17 @@ describe('shapeCheck', () => {
 
   it('objects: a default to fill or a key to strip is not unchanged; strict rejects, loose keeps extra keys', () => {
     const plain = z.object({ a: z.string(), b: z.number().default(1), c: z.boolean().optional(), d: z.unknown() });
-    for (const value of [{ a: 'x', b: 2, d: null }, { a: 'x', d: 1 }, { a: 'x', b: 2, d: 1, extra: 1 }, { a: 'x', b: 2, c: true, d: 1 }, { a: 'x', b: 2, c: 'no', d: 1 }, { a: 'x', b: 2 }, [], null]) agrees(plain, value);
+    for (const value of [
+      { a: 'x', b: 2, d: null },
+      { a: 'x', d: 1 },
+      { a: 'x', b: 2, d: 1, extra: 1 },
+      { a: 'x', b: 2, c: true, d: 1 },
+      { a: 'x', b: 2, c: 'no', d: 1 },
+      { a: 'x', b: 2 },
+      [],
+      null,
+    ])
+      agrees(plain, value);
     const strict = z.strictObject({ a: z.string() });
     for (const value of [{ a: 'x' }, { a: 'x', b: 1 }]) agrees(strict, value);
     const loose = z.looseObject({ a: z.string() });
@@ -39,9 +55,14 @@ describe('shapeCheck', () => {
     for (const value of [['a'], [], [1], 'a']) agrees(list, value);
     const map = z.record(z.string(), z.number());
     for (const value of [{}, { a: 1 }, { a: '1' }, [1]]) agrees(map, value);
-    const shape = z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), n: z.number() }), z.object({ kind: z.literal('b') })]);
-    for (const value of [{ kind: 'a', n: 1 }, { kind: 'a' }, { kind: 'b' }, { kind: 'b', n: 1 }, { kind: 'c' }]) agrees(shape, value);
-    for (const value of [null, 'x', [1, { a: [true, null] }], { a: { b: [1.5] } }, { a: undefined }, [() => 1]]) expect(shapeCheck(Json)(value)).toBe(Json.safeParse(value).success);
+    const shape = z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('a'), n: z.number() }),
+      z.object({ kind: z.literal('b') }),
+    ]);
+    for (const value of [{ kind: 'a', n: 1 }, { kind: 'a' }, { kind: 'b' }, { kind: 'b', n: 1 }, { kind: 'c' }])
+      agrees(shape, value);
+    for (const value of [null, 'x', [1, { a: [true, null] }], { a: { b: [1.5] } }, { a: undefined }, [() => 1]])
+      expect(shapeCheck(Json)(value)).toBe(Json.safeParse(value).success);
     agrees(z.string().nullable().default(null), null);
     agrees(z.string().nullable().default(null), undefined);
   });

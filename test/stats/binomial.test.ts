@@ -6,8 +6,24 @@ import { bigChoose, bigLog, bigLowerTailCount, bigRatio, relativeError } from '.
 describe('logChoose', () => {
   // Sizes straddle the branches of the Stirling-error series (15, 35, 80, 500).
   const cases: [number, number][] = [
-    [1, 1], [2, 1], [5, 2], [10, 3], [15, 7], [16, 8], [30, 1], [35, 17], [36, 18], [80, 40], [81, 3],
-    [100, 50], [500, 250], [501, 17], [1000, 1], [1000, 999], [10000, 5000], [20000, 123],
+    [1, 1],
+    [2, 1],
+    [5, 2],
+    [10, 3],
+    [15, 7],
+    [16, 8],
+    [30, 1],
+    [35, 17],
+    [36, 18],
+    [80, 40],
+    [81, 3],
+    [100, 50],
+    [500, 250],
+    [501, 17],
+    [1000, 1],
+    [1000, 999],
+    [10000, 5000],
+    [20000, 123],
   ];
   it.each(cases)('ln C(%i, %i) equals the log of the exact BigInt coefficient', (n, k) => {
     const exact = bigLog(bigChoose(n, k));
@@ -46,7 +62,9 @@ describe('Binomial(n, 1/2) tails', () => {
         count += coefficient;
         const exact = bigRatio(count, denominator);
         worst = Math.max(worst, relativeError(binomialCdfHalf(k, n), exact));
-        expect(Math.abs(logBinomialCdfHalf(k, n) - Math.log(exact))).toBeLessThan(1e-14 * Math.max(1, -Math.log(exact)));
+        expect(Math.abs(logBinomialCdfHalf(k, n) - Math.log(exact))).toBeLessThan(
+          1e-14 * Math.max(1, -Math.log(exact)),
+        );
       }
     }
     expect(worst).toBeLessThan(1e-13);
@@ -66,12 +84,21 @@ describe('Binomial(n, 1/2) tails', () => {
 
   it('keeps its relative precision for large n, near the median and deep in the tail', () => {
     // Near the median (where decisions are made) to 1e-14.
-    for (const [n, k] of [[5000, 2400], [20000, 9800], [40500, 20000], [3000, 1400]] as const) {
+    for (const [n, k] of [
+      [5000, 2400],
+      [20000, 9800],
+      [40500, 20000],
+      [3000, 1400],
+    ] as const) {
       const exact = bigRatio(bigLowerTailCount(n, k), 1n << BigInt(n));
       expect(relativeError(binomialCdfHalf(k, n), exact)).toBeLessThan(1e-14);
     }
     // Deep tails (p down to 1e-80) to 1e-12: ln P is large there, and a double's log carries ~|ln P|·1e-16.
-    for (const [n, k] of [[1000, 300], [3000, 1000], [100, 1]] as const) {
+    for (const [n, k] of [
+      [1000, 300],
+      [3000, 1000],
+      [100, 1],
+    ] as const) {
       const exact = bigRatio(bigLowerTailCount(n, k), 1n << BigInt(n));
       expect(relativeError(binomialCdfHalf(k, n), exact)).toBeLessThan(1e-12);
     }

@@ -8,7 +8,10 @@ function binomialMeanQuantile(n: number, successes: number, q: number): number {
   const total = BigInt(n) ** BigInt(n);
   let cumulative = 0;
   for (let k = 0; k <= n; k++) {
-    cumulative += bigRatio(bigChoose(n, k) * BigInt(successes) ** BigInt(k) * BigInt(n - successes) ** BigInt(n - k), total);
+    cumulative += bigRatio(
+      bigChoose(n, k) * BigInt(successes) ** BigInt(k) * BigInt(n - successes) ** BigInt(n - k),
+      total,
+    );
     if (cumulative >= q) return k / n;
   }
   return 1;
@@ -62,9 +65,17 @@ describe('pairedBootstrap', () => {
     const a: number[] = [];
     const b: number[] = [];
     for (let i = 0; i < 100; i++) {
-      if (i < 30) { a.push(0); b.push(1); }
-      else if (i < 40) { a.push(1); b.push(0); }
-      else { const same = i % 2; a.push(same); b.push(same); }
+      if (i < 30) {
+        a.push(0);
+        b.push(1);
+      } else if (i < 40) {
+        a.push(1);
+        b.push(0);
+      } else {
+        const same = i % 2;
+        a.push(same);
+        b.push(same);
+      }
     }
     const result = pairedBootstrap(a, b, { iterations: 4000, seed: 3 });
     expect(result.difference).toBeCloseTo(0.2, 15);

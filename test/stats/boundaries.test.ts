@@ -11,7 +11,8 @@ describe('src/stats import boundary (SPEC §9)', () => {
     for (const file of files) {
       const source = readFileSync(join(dir, file), 'utf8');
       const specifiers = [...source.matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
-      for (const specifier of specifiers) expect(specifier, `${file} imports ${specifier}`).toMatch(/^\.\/[a-z0-9-]+\.ts$/);
+      for (const specifier of specifiers)
+        expect(specifier, `${file} imports ${specifier}`).toMatch(/^\.\/[a-z0-9-]+\.ts$/);
     }
   });
 });

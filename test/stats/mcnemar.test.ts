@@ -39,7 +39,13 @@ describe('mcnemarExact', () => {
   });
 
   it('is exact to 1e-13 for tens of thousands of discordant pairs (log space)', () => {
-    for (const [b, c] of [[1000, 1100], [5000, 5300], [20000, 20500], [0, 1000], [30, 1200]] as const) {
+    for (const [b, c] of [
+      [1000, 1100],
+      [5000, 5300],
+      [20000, 20500],
+      [0, 1000],
+      [30, 1200],
+    ] as const) {
       expect(relativeError(mcnemarExact(b, c), exactMcNemar(b, c))).toBeLessThan(1e-13);
     }
     // Python: 2*sum(comb(40500, i) for i in range(20001)) / 2**40500 = 0.01315382511314382691...

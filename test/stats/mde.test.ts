@@ -35,7 +35,9 @@ describe('minimumDetectableEffect', () => {
     }
     // α = 0.01, power 0.9, n = 500, ψ = 0.15
     expect(
-      Math.abs(minimumDetectableEffect(500, 0.5, { alpha: 0.01, power: 0.9, discordantRate: 0.15 }) - 0.066482321107885205),
+      Math.abs(
+        minimumDetectableEffect(500, 0.5, { alpha: 0.01, power: 0.9, discordantRate: 0.15 }) - 0.066482321107885205,
+      ),
     ).toBeLessThan(1e-12);
   });
 

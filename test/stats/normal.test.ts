@@ -51,7 +51,9 @@ describe('normalQuantile (Wichura AS 241)', () => {
       // p = k / 2^40, so that 1 − p is exactly representable and the check is about the function alone.
       fc.property(fc.integer({ min: 1, max: 2 ** 39 }), (k) => {
         const p = k / 2 ** 40;
-        expect(Math.abs(normalQuantile(p) + normalQuantile(1 - p))).toBeLessThan(1e-9 * (1 + Math.abs(normalQuantile(p))));
+        expect(Math.abs(normalQuantile(p) + normalQuantile(1 - p))).toBeLessThan(
+          1e-9 * (1 + Math.abs(normalQuantile(p))),
+        );
         expect(normalQuantile(p)).toBeLessThanOrEqual(normalQuantile(Math.min(0.5, p * 1.01)));
       }),
     );

@@ -51,7 +51,12 @@ describe('passAtK and passHatK', () => {
   });
 
   it('equal the closed forms in exact BigInt arithmetic for large n', () => {
-    for (const [n, c, k] of [[1000, 10, 100], [1000, 990, 100], [500, 250, 25], [100, 37, 50]] as const) {
+    for (const [n, c, k] of [
+      [1000, 10, 100],
+      [1000, 990, 100],
+      [500, 250, 25],
+      [100, 37, 50],
+    ] as const) {
       const atK = 1 - bigRatio(bigChoose(n - c, k), bigChoose(n, k));
       const hatK = bigRatio(bigChoose(c, k), bigChoose(n, k));
       expect(Math.abs(passAtK(n, c, k) - atK)).toBeLessThan(1e-12);
@@ -69,7 +74,11 @@ describe('passAtK and passHatK', () => {
 
 describe('meanOverTasks', () => {
   it('averages the per-task estimate, leaving out tasks with fewer than k trials', () => {
-    const tasks = [{ n: 5, c: 3 }, { n: 5, c: 0 }, { n: 2, c: 2 }];
+    const tasks = [
+      { n: 5, c: 3 },
+      { n: 5, c: 0 },
+      { n: 2, c: 2 },
+    ];
     // k = 2: (3/10 + 0 + 1) / 3
     expect(meanOverTasks(tasks, 2, passHatK)).toBeCloseTo(1.3 / 3, 15);
     // k = 3: the n = 2 task has no estimate; (C(3,3)/C(5,3) + 0) / 2 = 0.05
@@ -112,14 +121,22 @@ describe('series over k = 1..maxK', () => {
 
   it('meanOverTasksSeries equals meanOverTasks for every k, tasks with fewer trials left out', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.integer({ min: 1, max: 80 }), fc.nat()), { minLength: 0, maxLength: 12 }), fc.integer({ min: 0, max: 90 }), (pairs, maxK) => {
-        const tasks = pairs.map(([n, cSeed]) => ({ n, c: cSeed % (n + 1) }));
-        for (const [series, estimator] of [[passHatKSeries, passHatK], [passAtKSeries, passAtK]] as const) {
-          const means = meanOverTasksSeries(tasks, maxK, series);
-          expect(means).toHaveLength(maxK);
-          for (let k = 1; k <= maxK; k++) expect(Object.is(means[k - 1], meanOverTasks(tasks, k, estimator))).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 1, max: 80 }), fc.nat()), { minLength: 0, maxLength: 12 }),
+        fc.integer({ min: 0, max: 90 }),
+        (pairs, maxK) => {
+          const tasks = pairs.map(([n, cSeed]) => ({ n, c: cSeed % (n + 1) }));
+          for (const [series, estimator] of [
+            [passHatKSeries, passHatK],
+            [passAtKSeries, passAtK],
+          ] as const) {
+            const means = meanOverTasksSeries(tasks, maxK, series);
+            expect(means).toHaveLength(maxK);
+            for (let k = 1; k <= maxK; k++)
+              expect(Object.is(means[k - 1], meanOverTasks(tasks, k, estimator))).toBe(true);
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -127,7 +144,13 @@ describe('series over k = 1..maxK', () => {
 
 describe('flipRate and countFlips', () => {
   it('count tasks whose trials disagree among tasks with at least two trials', () => {
-    const tasks = [{ n: 5, c: 3 }, { n: 5, c: 0 }, { n: 5, c: 5 }, { n: 1, c: 1 }, { n: 2, c: 1 }];
+    const tasks = [
+      { n: 5, c: 3 },
+      { n: 5, c: 0 },
+      { n: 5, c: 5 },
+      { n: 1, c: 1 },
+      { n: 2, c: 1 },
+    ];
     expect(countFlips(tasks)).toEqual({ flipped: 2, tasks: 4 });
     expect(flipRate(tasks)).toBe(0.5);
     expect(flipRate([{ n: 1, c: 0 }])).toBeNaN();

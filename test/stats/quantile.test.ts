@@ -6,7 +6,15 @@ import { quantile } from '../../src/stats/index.ts';
 describe('quantile (type 7)', () => {
   it('matches R: quantile(1:10, c(0, .1, .25, .5, .75, .9, 1)) = 1, 1.9, 3.25, 5.5, 7.75, 9.1, 10', () => {
     const x = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
-    const expected: [number, number][] = [[0, 1], [0.1, 1.9], [0.25, 3.25], [0.5, 5.5], [0.75, 7.75], [0.9, 9.1], [1, 10]];
+    const expected: [number, number][] = [
+      [0, 1],
+      [0.1, 1.9],
+      [0.25, 3.25],
+      [0.5, 5.5],
+      [0.75, 7.75],
+      [0.9, 9.1],
+      [1, 10],
+    ];
     for (const [q, value] of expected) expect(Math.abs(quantile(x, q) - value)).toBeLessThan(1e-12);
   });
 

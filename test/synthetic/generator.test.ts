@@ -15,11 +15,22 @@ beforeAll(async () => {
   billing = project.domains.find((domain) => domain.name === 'billing')!;
 });
 
-const SUBSET = new Set(['tickets-multi-preview-then-record-t107', 'tickets-untrusted-status-t105', 'heldout-tickets-similar-mock-up-t106', 'tickets-abstain-close-t119']);
+const SUBSET = new Set([
+  'tickets-multi-preview-then-record-t107',
+  'tickets-untrusted-status-t105',
+  'heldout-tickets-similar-mock-up-t106',
+  'tickets-abstain-close-t119',
+]);
 
 describe('synthetic cassette generator', () => {
   it('gives the same bytes when run twice on the same tasks and surfaces', async () => {
-    const options = { domain: tickets, behaviour: HASTY, trials: 3, tasks: (task: { id: string }) => SUBSET.has(task.id), concurrency: 4 };
+    const options = {
+      domain: tickets,
+      behaviour: HASTY,
+      trials: 3,
+      tasks: (task: { id: string }) => SUBSET.has(task.id),
+      concurrency: 4,
+    };
     const first = await generateCassette(options);
     const second = await generateCassette({ ...options, concurrency: 1 });
     expect(first.length).toBeGreaterThan(0);
@@ -27,8 +38,16 @@ describe('synthetic cassette generator', () => {
   });
 
   it('labels every line synthetic and names the behaviour as the model', async () => {
-    const text = await generateCassette({ domain: billing, behaviour: SLOPPY, trials: 2, tasks: (task) => task.kind === 'must-call' && task.split === 'heldout' });
-    const lines = text.trimEnd().split('\n').map((line) => CassetteLine.parse(JSON.parse(line)));
+    const text = await generateCassette({
+      domain: billing,
+      behaviour: SLOPPY,
+      trials: 2,
+      tasks: (task) => task.kind === 'must-call' && task.split === 'heldout',
+    });
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => CassetteLine.parse(JSON.parse(line)));
     expect(lines.length).toBeGreaterThan(10);
     for (const line of lines) {
       expect(line.label).toBe(syntheticLabel(SLOPPY));
@@ -37,17 +56,33 @@ describe('synthetic cassette generator', () => {
       expect(line.request_hash).toMatch(/^sha256:[0-9a-f]{64}$/);
     }
     // Every surface, task and trial asked for has its first turn.
-    const firstTurns = new Set(lines.filter((line) => line.key.turn === 0).map((line) => `${line.key.surface}/${line.key.task}/${line.key.trial}`));
+    const firstTurns = new Set(
+      lines
+        .filter((line) => line.key.turn === 0)
+        .map((line) => `${line.key.surface}/${line.key.task}/${line.key.trial}`),
+    );
     const tasks = billing.tasks.filter((task) => task.kind === 'must-call' && task.split === 'heldout');
     expect(firstTurns.size).toBe(billing.surfaces.length * tasks.length * 2);
   });
 
   it('varies between trials of the same task (seeded by trial)', async () => {
-    const text = await generateCassette({ domain: tickets, behaviour: HASTY, trials: 5, surfaces: ['wide-v1'], tasks: (task) => task.split === 'train' && task.kind === 'similar-tool' });
+    const text = await generateCassette({
+      domain: tickets,
+      behaviour: HASTY,
+      trials: 5,
+      surfaces: ['wide-v1'],
+      tasks: (task) => task.split === 'train' && task.kind === 'similar-tool',
+    });
     const byTrial = new Map<string, string[]>();
-    for (const line of text.trimEnd().split('\n').map((raw) => CassetteLine.parse(JSON.parse(raw)))) {
+    for (const line of text
+      .trimEnd()
+      .split('\n')
+      .map((raw) => CassetteLine.parse(JSON.parse(raw)))) {
       const key = `${line.key.task}/${line.key.trial}`;
-      byTrial.set(key, [...(byTrial.get(key) ?? []), JSON.stringify(line.response!.tool_calls.map((call) => [call.name, call.arguments]))]);
+      byTrial.set(key, [
+        ...(byTrial.get(key) ?? []),
+        JSON.stringify(line.response!.tool_calls.map((call) => [call.name, call.arguments])),
+      ]);
     }
     const perTask = new Map<string, Set<string>>();
     for (const [key, calls] of byTrial) {

@@ -51,7 +51,9 @@ describe('name-sensitivity trait', () => {
     expect(namespaced.namesDistinguish('billing.invoice.get', 'billing.invoice.lookup_archive')).toBe(false);
     expect(namespaced.namesDistinguish('billing.refund.preview', 'billing.refund.submit')).toBe(false);
     expect(wide.namesDistinguish('ticket.get', 'ticket.lookup_slow')).toBe(false);
-    expect(traits(tickets, 'typed-v3').namesDistinguish('ticket.preview_followup', 'ticket.record_followup')).toBe(true);
+    expect(traits(tickets, 'typed-v3').namesDistinguish('ticket.preview_followup', 'ticket.record_followup')).toBe(
+      true,
+    );
   });
 
   it('helps hasty most, sloppy a little, careful least; opaque names are neutral', () => {

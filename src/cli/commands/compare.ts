@@ -16,13 +16,19 @@ interface CompareFlags {
 function splitOf(text: string | undefined): 'train' | 'heldout' | 'all' | undefined {
   if (text === undefined) return undefined;
   if (text === 'train' || text === 'heldout' || text === 'all') return text;
-  throw new ConfigError({ file: '--split', field: text, message: `unknown split "${text}"`, expected: 'train, heldout or all' });
+  throw new ConfigError({
+    file: '--split',
+    field: text,
+    message: `unknown split "${text}"`,
+    expected: 'train, heldout or all',
+  });
 }
 
 function seedOf(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const seed = Number(text);
-  if (!Number.isInteger(seed)) throw new ConfigError({ file: '--seed', field: text, message: 'not a whole number', expected: 'an integer' });
+  if (!Number.isInteger(seed))
+    throw new ConfigError({ file: '--seed', field: text, message: 'not a whole number', expected: 'an integer' });
   return seed;
 }
 
@@ -42,7 +48,11 @@ async function compareAction(first: string, second: string | undefined, flags: C
   const resultsDir = path.resolve(root, config.run.out);
 
   if (second === undefined) {
-    throw new ConfigError({ file: 'compare', message: 'two sides are needed', expected: 'RUN_A RUN_B, RUN:surfaceA RUN:surfaceB, or --run RUN surfaceA surfaceB' });
+    throw new ConfigError({
+      file: 'compare',
+      message: 'two sides are needed',
+      expected: 'RUN_A RUN_B, RUN:surfaceA RUN:surfaceB, or --run RUN surfaceA surfaceB',
+    });
   }
   let refA: import('../../aggregate/index.ts').RunRef;
   let refB: import('../../aggregate/index.ts').RunRef;
@@ -56,7 +66,8 @@ async function compareAction(first: string, second: string | undefined, flags: C
       refB = aggregate.resolveRunRef(second, resultsDir, 'B');
     } catch (error) {
       // `RUN:typed-v2 typed-v3`: after RUN:surface, a bare name that is no run is a surface of A's run.
-      if (!(error instanceof ConfigError) || refA.surface === null || second.includes(':') || second.includes(path.sep)) throw error;
+      if (!(error instanceof ConfigError) || refA.surface === null || second.includes(':') || second.includes(path.sep))
+        throw error;
       refB = { text: second, runDir: refA.runDir, runId: refA.runId, surface: second };
     }
   }
@@ -79,12 +90,25 @@ async function compareAction(first: string, second: string | undefined, flags: C
   try {
     const [sideA, sideB] = [await input(refA), await input(refB)];
     if (wantsReview) {
-      review = await aggregate.buildCompareReview(sideA, sideB, await reviewProject(root, config.prices), { split, seed });
+      review = await aggregate.buildCompareReview(sideA, sideB, await reviewProject(root, config.prices), {
+        split,
+        seed,
+      });
       comparison = review.comparison;
-    } else comparison = await aggregate.compareSides({ ...sideA, records: sideA.records() }, { ...sideB, records: sideB.records() }, { split, seed });
+    } else
+      comparison = await aggregate.compareSides(
+        { ...sideA, records: sideA.records() },
+        { ...sideB, records: sideB.records() },
+        { split, seed },
+      );
   } catch (error) {
     if (error instanceof aggregate.MissingSurfaceError) {
-      throw new ConfigError({ file: error.input.label, field: 'surface', message: error.message, expected: `one of: ${error.available.join(', ')}` });
+      throw new ConfigError({
+        file: error.input.label,
+        field: 'surface',
+        message: error.message,
+        expected: `one of: ${error.available.join(', ')}`,
+      });
     }
     throw error;
   }
@@ -96,7 +120,9 @@ async function compareAction(first: string, second: string | undefined, flags: C
         : comparison.pairing.errored > 0
           ? `${refA.text} and ${refB.text} have no (task, trial) completed on both sides: all ${comparison.pairing.errored} pairs were dropped because a trial errored (provider failures, nothing scored; the "Errors" section of each run's report.md names them)`
           : `${refA.text} and ${refB.text} share no completed (task, trial) to pair`,
-      expected: comparison.pairing.split_trials ? 'a run with --trials 2 or more, or two runs' : 'two runs or surfaces over the same tasks and trial numbers',
+      expected: comparison.pairing.split_trials
+        ? 'a run with --trials 2 or more, or two runs'
+        : 'two runs or surfaces over the same tasks and trial numbers',
     });
   }
   const markdown = renderCompareMarkdown(comparison);
@@ -109,20 +135,38 @@ async function compareAction(first: string, second: string | undefined, flags: C
   }
   if (flags.jobSummary) {
     const file = await report.appendJobSummary(review);
-    process.stderr.write(file ? `appended the report to the job summary ${file}\n` : '--job-summary: GITHUB_STEP_SUMMARY is not set, nothing appended\n');
+    process.stderr.write(
+      file
+        ? `appended the report to the job summary ${file}\n`
+        : '--job-summary: GITHUB_STEP_SUMMARY is not set, nothing appended\n',
+    );
   }
 }
 
 /** The project's surfaces and tasks for the surface diff and transcripts; a note instead when it cannot be loaded. */
-async function reviewProject(root: string, prices: import('../../spec/index.ts').ProjectConfig['prices']): Promise<import('../../aggregate/index.ts').ReviewProject> {
+async function reviewProject(
+  root: string,
+  prices: import('../../spec/index.ts').ProjectConfig['prices'],
+): Promise<import('../../aggregate/index.ts').ReviewProject> {
   const { loadProject } = await import('../../load/index.ts');
   const { schemaCost: cost } = await import('../../cost/schema-cost.ts');
   try {
     const project = await loadProject(root);
-    return { surfaces: project.domains.flatMap((domain) => domain.surfaces), tasks: project.domains.flatMap((domain) => domain.tasks), prices, cost };
+    return {
+      surfaces: project.domains.flatMap((domain) => domain.surfaces),
+      tasks: project.domains.flatMap((domain) => domain.tasks),
+      prices,
+      cost,
+    };
   } catch (error) {
     const reason = error instanceof ConfigError ? error.message.split('\n')[0] : String(error);
-    return { surfaces: null, tasks: null, prices, cost, notes: [`The project at ${root} could not be loaded (${reason}): no surface diff, no task messages.`] };
+    return {
+      surfaces: null,
+      tasks: null,
+      prices,
+      cost,
+      notes: [`The project at ${root} could not be loaded (${reason}): no surface diff, no task messages.`],
+    };
   }
 }
 
@@ -130,9 +174,11 @@ async function reviewProject(root: string, prices: import('../../spec/index.ts')
 export function describe(program: Command, _setExitCode: (code: number) => void): Command {
   return program
     .command('compare')
-    .description('Compare two surfaces of one run (RUN:a RUN:b, or --run RUN a b) or two runs (RUN_A RUN_B), paired by task and trial')
+    .description(
+      'Compare two surfaces of one run (RUN:a RUN:b, or --run RUN a b) or two runs (RUN_A RUN_B), paired by task and trial',
+    )
     .argument('<a>', 'side A: RUN, RUN:surface, or a surface id with --run')
-    .argument('[b]', 'side B: RUN, RUN:surface, or a surface id (of --run, or of A\'s run)')
+    .argument('[b]', "side B: RUN, RUN:surface, or a surface id (of --run, or of A's run)")
     .option('--run <run>', 'compare two surfaces of this run (A and B are surface ids)')
     .option('--split <split>', 'only this split: train | heldout | all (default: each of them)')
     .option('--json', 'print the comparison as JSON')

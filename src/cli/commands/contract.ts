@@ -8,7 +8,9 @@ import type { Command } from 'commander';
 export function describe(program: Command, setExitCode: (code: number) => void): Command {
   return program
     .command('contract')
-    .description('Replay the contract cases through the wide tool and the typed registry (contract conformance, not model accuracy).')
+    .description(
+      'Replay the contract cases through the wide tool and the typed registry (contract conformance, not model accuracy).',
+    )
     .option('--cases <file>', 'contract case file', 'suites/tickets/contract-cases.yaml')
     .option('--out <dir>', 'folder for summary.json, report.md and cases.jsonl', 'results/contract')
     .option('--json', 'print the summary as JSON instead of the table')

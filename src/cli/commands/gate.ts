@@ -25,25 +25,37 @@ async function gateAction(runText: string, flags: GateFlags, setExitCode: (code:
 
   // `RUN:surface` narrows a side to one surface.
   async function* records(ref: typeof run) {
-    for await (const record of readTrials(ref.runDir)) if (ref.surface === null || record.surface === ref.surface) yield record;
+    for await (const record of readTrials(ref.runDir))
+      if (ref.surface === null || record.surface === ref.surface) yield record;
   }
   let result;
   try {
-    result = await aggregate.evaluateGate({ runId: run.runId, records: records(run) }, { records: records(baseline) }, config.gate, config.prices);
+    result = await aggregate.evaluateGate(
+      { runId: run.runId, records: records(run) },
+      { records: records(baseline) },
+      config.gate,
+      config.prices,
+    );
   } catch (error) {
     if (error instanceof aggregate.GateInputError) throw new ConfigError({ file: 'gate', message: error.message });
     throw error;
   }
 
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ run: run.text, baseline: baseline.text, gate: config.gate, ...result }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ run: run.text, baseline: baseline.text, gate: config.gate, ...result }, null, 2)}\n`,
+    );
   } else {
     const lines = [`gate: ${run.text} against baseline ${baseline.text}; ${result.scope}`];
     for (const check of result.checks) lines.push(`${check.pass ? 'PASS' : 'FAIL'}  ${check.subject}: ${check.detail}`);
     for (const warning of result.warnings) lines.push(`warn  ${warning}`);
     for (const note of result.notes) lines.push(`note  ${note}`);
     const failed = result.checks.filter((check) => !check.pass).length;
-    lines.push(failed === 0 ? `gate passed: ${result.checks.length} thresholds met` : `gate failed: ${failed} of ${result.checks.length} thresholds not met`);
+    lines.push(
+      failed === 0
+        ? `gate passed: ${result.checks.length} thresholds met`
+        : `gate failed: ${failed} of ${result.checks.length} thresholds not met`,
+    );
     process.stdout.write(`${lines.join('\n')}\n`);
   }
   if (!result.pass) setExitCode(1);
@@ -53,7 +65,9 @@ async function gateAction(runText: string, flags: GateFlags, setExitCode: (code:
 export function describe(program: Command, setExitCode: (code: number) => void): Command {
   return program
     .command('gate')
-    .description('Check a run against a baseline run with the thresholds in toolmark.config.yaml (gate:); exit 1 when one fails')
+    .description(
+      'Check a run against a baseline run with the thresholds in toolmark.config.yaml (gate:); exit 1 when one fails',
+    )
     .argument('<run>', 'the run to check: run id or folder (RUN:surface for one surface)')
     .requiredOption('--baseline <run>', 'the baseline run: run id or folder (RUN:surface for one surface)')
     .option('--json', 'print the checks as JSON')

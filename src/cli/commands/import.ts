@@ -18,21 +18,31 @@ async function pairs(flag: string, values: string[]): Promise<Record<string, str
   return Object.fromEntries(
     values.map((pair) => {
       const at = pair.indexOf('=');
-      if (at <= 0) throw new ConfigError({ file: '(command line)', field: flag, message: `"${pair}" is not NAME=VALUE` });
+      if (at <= 0)
+        throw new ConfigError({ file: '(command line)', field: flag, message: `"${pair}" is not NAME=VALUE` });
       return [pair.slice(0, at), pair.slice(at + 1)];
     }),
   );
 }
 
 /** Write the imported files under `suites/<name>/`, refusing to overwrite unless asked. */
-async function writeFiles(root: string, name: string, files: Record<string, string>, force: boolean): Promise<string[]> {
+async function writeFiles(
+  root: string,
+  name: string,
+  files: Record<string, string>,
+  force: boolean,
+): Promise<string[]> {
   const { existsSync } = await import('node:fs');
   const { mkdir, writeFile } = await import('node:fs/promises');
   const { dirname, join, relative } = await import('node:path');
   const dir = join(root, 'suites', name);
   const { ConfigError } = await import('../../spec/errors.ts');
   if (!force && existsSync(join(dir, 'domain.yaml'))) {
-    throw new ConfigError({ file: relative(root, join(dir, 'domain.yaml')), message: 'already exists', expected: 'a new domain name, or --force to overwrite the imported files' });
+    throw new ConfigError({
+      file: relative(root, join(dir, 'domain.yaml')),
+      message: 'already exists',
+      expected: 'a new domain name, or --force to overwrite the imported files',
+    });
   }
   const written: string[] = [];
   for (const [path, text] of Object.entries(files)) {
@@ -44,10 +54,19 @@ async function writeFiles(root: string, name: string, files: Record<string, stri
   return written;
 }
 
-function printSummary(written: string[], tools: import('../../spec/index.ts').ImportedTool[], contracts: Array<{ effect: string; approval: string; hint: string }>, formatTable: (rows: string[][]) => string): void {
+function printSummary(
+  written: string[],
+  tools: import('../../spec/index.ts').ImportedTool[],
+  contracts: Array<{ effect: string; approval: string; hint: string }>,
+  formatTable: (rows: string[][]) => string,
+): void {
   const rows = [['tool', 'effect', 'approval', 'proposed from']];
-  tools.forEach((tool, index) => rows.push([tool.name, contracts[index]!.effect, contracts[index]!.approval, contracts[index]!.hint]));
-  process.stdout.write(`${formatTable(rows)}\n\nwrote ${written.join(', ')}\nThe contract is proposed from hints: review each action in domain.yaml and set reviewed: true.\n`);
+  tools.forEach((tool, index) =>
+    rows.push([tool.name, contracts[index]!.effect, contracts[index]!.approval, contracts[index]!.hint]),
+  );
+  process.stdout.write(
+    `${formatTable(rows)}\n\nwrote ${written.join(', ')}\nThe contract is proposed from hints: review each action in domain.yaml and set reviewed: true.\n`,
+  );
 }
 
 async function importMcp(command: string[], flags: ImportFlags): Promise<void> {
@@ -59,17 +78,33 @@ async function importMcp(command: string[], flags: ImportFlags): Promise<void> {
   const { formatTable } = await import('./validate.ts');
   const root = resolve(flags.root);
   if ((command.length === 0) === (flags.url === undefined)) {
-    throw new ConfigError({ file: '(command line)', field: 'import mcp', message: 'give the server either as a command after -- or as --url URL', expected: 'toolmark import mcp --name NAME -- <command…>, or --url URL' });
+    throw new ConfigError({
+      file: '(command line)',
+      field: 'import mcp',
+      message: 'give the server either as a command after -- or as --url URL',
+      expected: 'toolmark import mcp --name NAME -- <command…>, or --url URL',
+    });
   }
-  const raw: Record<string, unknown> = flags.url !== undefined
-    ? { url: flags.url, ...(flags.header ? { headers: await pairs('--header', flags.header) } : {}) }
-    : { command: command[0], args: command.slice(1), ...(flags.env ? { env: await pairs('--env', flags.env) } : {}) };
+  const raw: Record<string, unknown> =
+    flags.url !== undefined
+      ? { url: flags.url, ...(flags.header ? { headers: await pairs('--header', flags.header) } : {}) }
+      : { command: command[0], args: command.slice(1), ...(flags.env ? { env: await pairs('--env', flags.env) } : {}) };
   if (JSON.stringify(raw).includes('{workdir}')) raw.workdir = {};
   const parsed = McpServerConfig.safeParse(raw);
-  if (!parsed.success) throw new ConfigError({ file: '(command line)', field: 'import mcp', message: parsed.error.issues.map((issue) => issue.message).join('; ') });
+  if (!parsed.success)
+    throw new ConfigError({
+      file: '(command line)',
+      field: 'import mcp',
+      message: parsed.error.issues.map((issue) => issue.message).join('; '),
+    });
   const literal = literalHeaderValues(parsed.data);
   if (literal.length > 0) {
-    throw new ConfigError({ file: '(command line)', field: '--header', message: `header ${literal.join(', ')} has a literal value, which would be written to disk`, expected: 'a value naming an environment variable, e.g. Authorization="Bearer {env:TOOLS_TOKEN}"' });
+    throw new ConfigError({
+      file: '(command line)',
+      field: '--header',
+      message: `header ${literal.join(', ')} has a literal value, which would be written to disk`,
+      expected: 'a value naming an environment variable, e.g. Authorization="Bearer {env:TOOLS_TOKEN}"',
+    });
   }
   const pool = new ServerPool({ ...parsed.data, max_sessions: 1 }, join(root, 'suites', flags.name));
   let listed: import('../../spec/index.ts').McpTool[];
@@ -77,7 +112,11 @@ async function importMcp(command: string[], flags: ImportFlags): Promise<void> {
     const lease = await pool.lease();
     listed = await lease.session.listTools();
   } catch (error) {
-    throw new ConfigError({ file: '(command line)', field: 'import mcp', message: error instanceof Error ? error.message : String(error) });
+    throw new ConfigError({
+      file: '(command line)',
+      field: 'import mcp',
+      message: error instanceof Error ? error.message : String(error),
+    });
   } finally {
     await pool.closeAll();
   }
@@ -91,7 +130,12 @@ async function importMcp(command: string[], flags: ImportFlags): Promise<void> {
     server: raw,
   });
   const written = await writeFiles(root, flags.name, files, flags.force ?? false);
-  printSummary(written, tools, tools.map((tool) => proposeContract(flags.name, tool, true)), formatTable);
+  printSummary(
+    written,
+    tools,
+    tools.map((tool) => proposeContract(flags.name, tool, true)),
+    formatTable,
+  );
 }
 
 async function importTools(file: string, flags: ImportFlags): Promise<void> {
@@ -114,12 +158,21 @@ async function importTools(file: string, flags: ImportFlags): Promise<void> {
     toolsJson: JSON.parse(await readFile(resolve(file), 'utf8')),
   });
   const written = await writeFiles(root, flags.name, files, flags.force ?? false);
-  printSummary(written, read.tools, read.tools.map((tool) => proposeContract(flags.name, tool, read.format === 'mcp')), formatTable);
+  printSummary(
+    written,
+    read.tools,
+    read.tools.map((tool) => proposeContract(flags.name, tool, read.format === 'mcp')),
+    formatTable,
+  );
 }
 
 /** `toolmark import mcp|tools`: a domain and a surface from a live MCP server or a tools file. */
 export function describe(program: Command, _setExitCode: (code: number) => void): Command {
-  const command = program.command('import').description('Write a domain and a surface from a live MCP server (tools/list) or an OpenAI/Anthropic/MCP tools file');
+  const command = program
+    .command('import')
+    .description(
+      'Write a domain and a surface from a live MCP server (tools/list) or an OpenAI/Anthropic/MCP tools file',
+    );
   const common = (sub: Command) =>
     sub
       .requiredOption('--name <name>', 'domain name (folder under suites/)')
@@ -130,9 +183,16 @@ export function describe(program: Command, _setExitCode: (code: number) => void)
     command
       .command('mcp')
       .description('Import a live MCP server: toolmark import mcp --name NAME -- <command…>, or --url URL')
-      .argument('[command...]', 'the stdio server command and its arguments (after --); {workdir} = a fresh temporary folder')
+      .argument(
+        '[command...]',
+        'the stdio server command and its arguments (after --); {workdir} = a fresh temporary folder',
+      )
       .option('--url <url>', 'a streamable HTTP server')
-      .option('--header <name=value>', 'HTTP header; the value must name an environment variable: "Bearer {env:TOKEN}" (repeatable)', collect)
+      .option(
+        '--header <name=value>',
+        'HTTP header; the value must name an environment variable: "Bearer {env:TOKEN}" (repeatable)',
+        collect,
+      )
       .option('--env <name=value>', 'environment variable for the stdio server (repeatable)', collect),
   ).action((args: string[], flags: ImportFlags) => importMcp(args, flags));
   common(

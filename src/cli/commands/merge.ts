@@ -10,16 +10,25 @@ async function mergeAction(runs: string[], flags: MergeFlags): Promise<void> {
   const { releaseMemory } = await import('../heap-policy.ts');
   const { formatSummaryTable } = await import('../summary-table.ts');
   const { displayPath } = await import('../cli-helpers.ts');
-  const result = await mergeRuns({ runs, out: flags.out ?? 'results', runId: flags.runId, events: { betweenPhases: releaseMemory } });
+  const result = await mergeRuns({
+    runs,
+    out: flags.out ?? 'results',
+    runId: flags.runId,
+    events: { betweenPhases: releaseMemory },
+  });
   process.stdout.write(`${formatSummaryTable(result.summary)}\n\n`);
-  process.stdout.write(`merged ${result.merged} runs: ${result.trials} trials (${result.duplicates} duplicates dropped) → ${displayPath(result.runDir)}/\n`);
+  process.stdout.write(
+    `merged ${result.merged} runs: ${result.trials} trials (${result.duplicates} duplicates dropped) → ${displayPath(result.runDir)}/\n`,
+  );
 }
 
 /** `toolmark merge RUN… --out DIR`: shards of a CI matrix into one run. */
 export function describe(program: Command, _setExitCode: (code: number) => void): Command {
   return program
     .command('merge')
-    .description('Merge shard runs (toolmark run --shard i/n) into one run: trials deduplicated by identity, summary and reports re-made')
+    .description(
+      'Merge shard runs (toolmark run --shard i/n) into one run: trials deduplicated by identity, summary and reports re-made',
+    )
     .argument('<runs...>', 'run folders (or run ids under --out) to merge')
     .option('--out <dir>', 'results folder for the merged run', 'results')
     .option('--run-id <id>', 'id of the merged run (default: timestamp + random suffix)')

@@ -16,7 +16,12 @@ async function reportAction(run: string, flags: ReportFlags): Promise<void> {
 
   const sampleLimit = Number(flags.browserTrials);
   if (!Number.isInteger(sampleLimit) || sampleLimit < 0) {
-    throw new ConfigError({ file: '(command line)', field: '--browser-trials', message: `"${flags.browserTrials}" is not a count`, expected: 'a whole number ≥ 0' });
+    throw new ConfigError({
+      file: '(command line)',
+      field: '--browser-trials',
+      message: `"${flags.browserTrials}" is not a count`,
+      expected: 'a whole number ≥ 0',
+    });
   }
   // Only the config is read (gate thresholds, results folder): re-rendering an
   // old run must not depend on today's suites still loading.
@@ -48,10 +53,14 @@ async function rescore(runDir: string, root: string, sampleLimit: number): Promi
   const { join } = await import('node:path');
   const result = await rescoreRun({ runDir, root, sampleLimit, events: { betweenPhases: releaseMemory } });
   const trials = result.trials.toLocaleString('en-US');
-  process.stdout.write(`re-scored ${trials} trials against the tasks in ${root}: ${result.changed.toLocaleString('en-US')} with changed verdicts${result.changed > 0 ? ' (trials.jsonl rewritten)' : ''}\n`);
+  process.stdout.write(
+    `re-scored ${trials} trials against the tasks in ${root}: ${result.changed.toLocaleString('en-US')} with changed verdicts${result.changed > 0 ? ' (trials.jsonl rewritten)' : ''}\n`,
+  );
   const flips = [...result.flips.entries()].sort(([left], [right]) => left.localeCompare(right));
   for (const [task, { nowPass, nowFail }] of flips.slice(0, 20)) {
-    process.stdout.write(`  ${task}: ${[nowPass > 0 ? `${nowPass} now pass` : '', nowFail > 0 ? `${nowFail} now fail` : ''].filter(Boolean).join(', ')}\n`);
+    process.stdout.write(
+      `  ${task}: ${[nowPass > 0 ? `${nowPass} now pass` : '', nowFail > 0 ? `${nowFail} now fail` : ''].filter(Boolean).join(', ')}\n`,
+    );
   }
   if (flips.length > 20) process.stdout.write(`  … and ${flips.length - 20} more tasks\n`);
   return [runFile(runDir, 'summary'), ...Object.values(REPORT_FILES).map((name) => join(runDir, name))];
@@ -61,10 +70,15 @@ async function rescore(runDir: string, root: string, sampleLimit: number): Promi
 export function describe(program: Command, _setExitCode: (code: number) => void): Command {
   return program
     .command('report')
-    .description('Re-render report.md, report.html and junit.xml from a run folder (results/<run-id>/); with --rescore, grade its trials again first')
+    .description(
+      'Re-render report.md, report.html and junit.xml from a run folder (results/<run-id>/); with --rescore, grade its trials again first',
+    )
     .argument('<run>', 'run folder, or a run id under the results folder')
     .option('--root <dir>', 'project root (for toolmark.config.yaml: gate thresholds, results folder)', process.cwd())
     .option('--browser-trials <n>', 'most trials embedded in the HTML trial browser (failures first)', '2000')
-    .option('--rescore', 'grade every trial again against the tasks under --root as they are now (no model is called), then rewrite summary.json, the reports, and trials.jsonl if any verdict changed')
+    .option(
+      '--rescore',
+      'grade every trial again against the tasks under --root as they are now (no model is called), then rewrite summary.json, the reports, and trials.jsonl if any verdict changed',
+    )
     .action((run: string, flags: ReportFlags) => reportAction(run, flags));
 }

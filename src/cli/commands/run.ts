@@ -29,15 +29,31 @@ interface RunFlags {
 function positiveInteger(flag: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new ConfigError({ file: flag, field: text, message: 'not a positive whole number', expected: 'an integer ≥ 1' });
+  if (!Number.isInteger(value) || value < 1)
+    throw new ConfigError({
+      file: flag,
+      field: text,
+      message: 'not a positive whole number',
+      expected: 'an integer ≥ 1',
+    });
   return value;
 }
 
 /** A flag whose value is one of a few words. */
-function oneOf<T extends string>(flag: string, text: string | undefined, words: readonly T[], what: string): T | undefined {
+function oneOf<T extends string>(
+  flag: string,
+  text: string | undefined,
+  words: readonly T[],
+  what: string,
+): T | undefined {
   if (text === undefined) return undefined;
   if ((words as readonly string[]).includes(text)) return text as T;
-  throw new ConfigError({ file: flag, field: text, message: `unknown ${what} "${text}"`, expected: `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` });
+  throw new ConfigError({
+    file: flag,
+    field: text,
+    message: `unknown ${what} "${text}"`,
+    expected: `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`,
+  });
 }
 
 /** The flags as a run selection: what was given; the library fills the rest from the config. */
@@ -93,7 +109,10 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
       progress.start(info);
     },
     onTrial: (record) => progress?.tick(record),
-    onRetry: (note, where) => progress?.note(`retry: ${where.provider}:${where.model} ${where.domain}/${where.task}/${where.surface} trial ${where.trial}: attempt ${note.attempt} failed (${note.failure}); retrying in ${note.waitedMs} ms`),
+    onRetry: (note, where) =>
+      progress?.note(
+        `retry: ${where.provider}:${where.model} ${where.domain}/${where.task}/${where.surface} trial ${where.trial}: attempt ${note.attempt} failed (${note.failure}); retrying in ${note.waitedMs} ms`,
+      ),
     onPhase: (phase) => {
       if (phase === 'trials') {
         trialsRunning = true;
@@ -117,13 +136,19 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   const shown = displayPath(runDir);
   process.stdout.write(`${formatSummaryTable(summary, { manifest })}\n\n${formatRunFacts(facts)}`);
   const repaired = outcome.repairedBytes > 0 ? `, dropped a torn last line (${outcome.repairedBytes} bytes)` : '';
-  process.stdout.write(`run ${runId}: ${outcome.ran} trials run, ${outcome.skipped} already done, ${outcome.errored} errored${repaired} → ${shown}/\n`);
+  process.stdout.write(
+    `run ${runId}: ${outcome.ran} trials run, ${outcome.skipped} already done, ${outcome.errored} errored${repaired} → ${shown}/\n`,
+  );
   if (outcome.stopped) {
     const { provider, model, message } = outcome.stopped;
-    process.stderr.write(`error: run stopped early (${provider}:${model}): ${message}. ${outcome.planned - outcome.ran - outcome.skipped} planned trials not run; fix the cause and start a new run.\n`);
+    process.stderr.write(
+      `error: run stopped early (${provider}:${model}): ${message}. ${outcome.planned - outcome.ran - outcome.skipped} planned trials not run; fix the cause and start a new run.\n`,
+    );
     setExitCode(2);
   } else if (outcome.interrupted) {
-    process.stdout.write(`interrupted with ${outcome.planned - outcome.ran - outcome.skipped} trials left; continue with: toolmark run --resume ${shown}\n`);
+    process.stdout.write(
+      `interrupted with ${outcome.planned - outcome.ran - outcome.skipped} trials left; continue with: toolmark run --resume ${shown}\n`,
+    );
     setExitCode(130);
   }
   // Last, so the terminal ends with what to open.
@@ -148,7 +173,10 @@ export function describe(program: Command, setExitCode: (code: number) => void):
     .option('--out <dir>', 'results folder (default from config: results)')
     .option('--run-id <id>', 'run id (default: timestamp + random suffix)')
     .option('--allow-stale', 'replay cassettes even when the surface or task changed since recording')
-    .option('--tool-time <mode>', 'auto | real | simulated: simulated time runs tool sleeps (simulated latency, timeouts) without waiting; auto = simulated when every provider is offline (default from config: auto)')
+    .option(
+      '--tool-time <mode>',
+      'auto | real | simulated: simulated time runs tool sleeps (simulated latency, timeouts) without waiting; auto = simulated when every provider is offline (default from config: auto)',
+    )
     .option('--root <dir>', 'project root (default: current folder)')
     .action(async (flags: RunFlags) => runAction(flags, setExitCode));
 }

@@ -17,7 +17,6 @@ interface TokenCounter {
   countSchemaTokens(model: string, tools: readonly ToolDefinition[]): Promise<number>;
 }
 
-
 /** One row of the cost table. */
 export interface ToolCost {
   domain: string;
@@ -44,44 +43,91 @@ async function tokensAction(flags: TokensFlags): Promise<void> {
   const ids = surfaces.map((surface) => surface.id);
   const unknown = wanted.filter((id) => !ids.includes(id));
   if (unknown.length > 0) {
-    throw new ConfigError(unknown.map((id) => ({ file: '(command line)', field: 'surface', message: `unknown surface "${id}"`, expected: `one of ${ids.join(', ')}`, suggestion: closest(id, ids) })));
+    throw new ConfigError(
+      unknown.map((id) => ({
+        file: '(command line)',
+        field: 'surface',
+        message: `unknown surface "${id}"`,
+        expected: `one of ${ids.join(', ')}`,
+        suggestion: closest(id, ids),
+      })),
+    );
   }
 
   if (flags.payload !== undefined) {
     // The exact `tools` array each provider receives, by the adapters' own encoders.
     const { PAYLOAD_FORMATS, providerToolsPayload } = await import('../../../providers/tool-payload.ts');
     const format = PAYLOAD_FORMATS.find((candidate) => candidate === flags.payload);
-    if (!format) throw new ConfigError({ file: '(command line)', field: '--payload', message: `unknown payload format "${flags.payload}"`, expected: `one of ${PAYLOAD_FORMATS.join(', ')}`, suggestion: closest(flags.payload, PAYLOAD_FORMATS) });
+    if (!format)
+      throw new ConfigError({
+        file: '(command line)',
+        field: '--payload',
+        message: `unknown payload format "${flags.payload}"`,
+        expected: `one of ${PAYLOAD_FORMATS.join(', ')}`,
+        suggestion: closest(flags.payload, PAYLOAD_FORMATS),
+      });
     const chosen = surfaces.filter((candidate) => wanted.includes(candidate.id));
-    if (chosen.length !== 1) throw new ConfigError({ file: '(command line)', field: '--payload', message: `--payload exports one surface; ${chosen.length} are selected`, expected: '--surface ID (and --domain NAME when ids repeat)' });
+    if (chosen.length !== 1)
+      throw new ConfigError({
+        file: '(command line)',
+        field: '--payload',
+        message: `--payload exports one surface; ${chosen.length} are selected`,
+        expected: '--surface ID (and --domain NAME when ids repeat)',
+      });
     process.stdout.write(`${JSON.stringify(providerToolsPayload(format, chosen[0]!.payload), null, 2)}\n`);
     return;
   }
   const counter = flags.provider ? await tokenCounter(flags.provider, project.config) : null;
-  const countWithProvider = async (tools: readonly ToolDefinition[]) => (counter ? counter.countSchemaTokens(counter.model, tools) : null);
+  const countWithProvider = async (tools: readonly ToolDefinition[]) =>
+    counter ? counter.countSchemaTokens(counter.model, tools) : null;
 
   const rows: ToolCost[] = [];
   for (const surface of surfaces.filter((candidate) => wanted.includes(candidate.id))) {
     // Per tool: that tool's definition alone; total: the whole payload array, exactly as sent.
     for (const tool of surface.payload) {
-      rows.push({ domain: surface.domain, surface: surface.id, hash: surface.hash, tool: tool.name, ...schemaCost(tool), provider_tokens: await countWithProvider([tool]) });
+      rows.push({
+        domain: surface.domain,
+        surface: surface.id,
+        hash: surface.hash,
+        tool: tool.name,
+        ...schemaCost(tool),
+        provider_tokens: await countWithProvider([tool]),
+      });
     }
-    rows.push({ domain: surface.domain, surface: surface.id, hash: surface.hash, tool: null, ...schemaCost(surface.payload), provider_tokens: await countWithProvider(surface.payload) });
+    rows.push({
+      domain: surface.domain,
+      surface: surface.id,
+      hash: surface.hash,
+      tool: null,
+      ...schemaCost(surface.payload),
+      provider_tokens: await countWithProvider(surface.payload),
+    });
   }
 
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ tokenizer: 'o200k_base', serialisation: 'compact JSON of the normalised tools payload', provider: flags.provider ?? null, rows }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ tokenizer: 'o200k_base', serialisation: 'compact JSON of the normalised tools payload', provider: flags.provider ?? null, rows }, null, 2)}\n`,
+    );
     return;
   }
   const providerColumn = counter ? [`${flags.provider} tokens`] : [];
   const table = [['domain', 'surface', 'tool', 'bytes', 'tokens', ...providerColumn]];
   for (const row of rows) {
-    table.push([row.domain, row.surface, row.tool ?? '(total payload)', String(row.bytes), String(row.tokens), ...(counter ? [String(row.provider_tokens)] : [])]);
+    table.push([
+      row.domain,
+      row.surface,
+      row.tool ?? '(total payload)',
+      String(row.bytes),
+      String(row.tokens),
+      ...(counter ? [String(row.provider_tokens)] : []),
+    ]);
   }
   const note = counter
     ? `; ${flags.provider} tokens: the provider's own count API (input tokens with the tools minus without them, so its tool-use preamble is included)`
     : '';
-  process.stdout.write(`${formatTable(table)}\n\nTokens: o200k_base over the compact JSON of the normalised tools payload (what toolmark sends an adapter); providers add their own wrapping${note}.\n`);
+  process.stdout.write(
+    `${formatTable(table)}\n\nTokens: o200k_base over the compact JSON of the normalised tools payload (what toolmark sends an adapter); providers add their own wrapping${note}.\n`,
+  );
 }
 
 /** The provider named by `--provider`, when it has a count API; a ConfigError otherwise (before any call). */
@@ -90,7 +136,12 @@ async function tokenCounter(text: string, config: import('../../spec/index.ts').
   const { ConfigError } = await import('../../spec/index.ts');
   const provider = await createProvider(parseProviderSpec(text, config.providers), { config, env: process.env });
   if (!provider.countSchemaTokens) {
-    throw new ConfigError({ file: '(command line)', field: '--provider', message: `${text} has no token-count API`, expected: 'an anthropic:MODEL provider (OpenAI-style payloads are counted with o200k already)' });
+    throw new ConfigError({
+      file: '(command line)',
+      field: '--provider',
+      message: `${text} has no token-count API`,
+      expected: 'an anthropic:MODEL provider (OpenAI-style payloads are counted with o200k already)',
+    });
   }
   return { model: provider.model, countSchemaTokens: provider.countSchemaTokens.bind(provider) };
 }
@@ -105,6 +156,9 @@ export function describe(program: Command, _setExitCode: (code: number) => void)
     .option('--surface <id>', 'only this surface (repeatable)', collect)
     .option('--provider <spec>', "also count with the provider's own count API, e.g. anthropic:MODEL (needs its key)")
     .option('--json', 'machine-readable output')
-    .option('--payload <format>', "print the exact tools array a provider receives for one surface: openai | openai-responses | anthropic")
+    .option(
+      '--payload <format>',
+      'print the exact tools array a provider receives for one surface: openai | openai-responses | anthropic',
+    )
     .action((flags: TokensFlags) => tokensAction(flags));
 }

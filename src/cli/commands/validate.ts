@@ -14,10 +14,16 @@ interface ValidateFlags {
 export function formatTable(rows: string[][]): string {
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length)));
   return rows
-    .map((row) => row.map((cell, column) => (/^[\d.,]+%?$/.test(cell) && column > 0 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!))).join('  ').trimEnd())
+    .map((row) =>
+      row
+        .map((cell, column) =>
+          /^[\d.,]+%?$/.test(cell) && column > 0 ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!),
+        )
+        .join('  ')
+        .trimEnd(),
+    )
     .join('\n');
 }
-
 
 /** What `validate --print-surface` shows: the merged surface as the model sees it, plus how calls route to actions. */
 export function surfaceForPrinting(surface: ResolvedSurface): Record<string, unknown> {
@@ -33,7 +39,12 @@ export function surfaceForPrinting(surface: ResolvedSurface): Record<string, unk
     tools: surface.tools.map((tool) => ({
       name: tool.name,
       description: tool.description,
-      ...(tool.mapping.kind === 'identity' ? { action: tool.mapping.action } : { tool: tool.tool, actions_by: { field: tool.mapping.field, arguments: tool.mapping.arguments, map: tool.mapping.map } }),
+      ...(tool.mapping.kind === 'identity'
+        ? { action: tool.mapping.action }
+        : {
+            tool: tool.tool,
+            actions_by: { field: tool.mapping.field, arguments: tool.mapping.arguments, map: tool.mapping.map },
+          }),
       parameters: tool.parameters,
     })),
   };
@@ -60,7 +71,13 @@ function overviewJson(project: Project) {
     domains: project.domains.map((domain, index) => ({
       name: domain.name,
       actions: domain.domain.actions.map((action) => action.id),
-      surfaces: domain.surfaces.map((surface) => ({ id: surface.id, extends: surface.extends, hash: surface.hash, tools: surface.tools.map((tool) => tool.name), strict: surface.strict })),
+      surfaces: domain.surfaces.map((surface) => ({
+        id: surface.id,
+        extends: surface.extends,
+        hash: surface.hash,
+        tools: surface.tools.map((tool) => tool.name),
+        strict: surface.strict,
+      })),
       tasks: counts[index]!.counts,
     })),
   };
@@ -71,21 +88,40 @@ function overviewText(project: Project, TASK_KINDS: readonly string[]): string {
   const counts = taskCounts(project);
   project.domains.forEach((domain, index) => {
     const total = domain.tasks.length;
-    lines.push('', `domain ${domain.name}: ${domain.domain.actions.length} actions, ${domain.surfaces.length} surfaces, ${total} tasks`);
+    lines.push(
+      '',
+      `domain ${domain.name}: ${domain.domain.actions.length} actions, ${domain.surfaces.length} surfaces, ${total} tasks`,
+    );
     const surfaceRows = [['surface', 'hash', 'tools', 'strict', 'extends']];
-    for (const surface of domain.surfaces) surfaceRows.push([surface.id, surface.hash.slice(0, 19), String(surface.tools.length), surface.strict ? 'yes' : 'no', surface.extends ?? '-']);
+    for (const surface of domain.surfaces)
+      surfaceRows.push([
+        surface.id,
+        surface.hash.slice(0, 19),
+        String(surface.tools.length),
+        surface.strict ? 'yes' : 'no',
+        surface.extends ?? '-',
+      ]);
     lines.push(indent(formatTable(surfaceRows)));
-    const kinds = TASK_KINDS.filter((kind) => counts[index]!.counts[kind]).map((kind) => [kind, counts[index]!.counts[kind]!] as const);
+    const kinds = TASK_KINDS.filter((kind) => counts[index]!.counts[kind]).map(
+      (kind) => [kind, counts[index]!.counts[kind]!] as const,
+    );
     const taskRows = [['kind', 'train', 'heldout']];
     for (const [kind, count] of kinds) taskRows.push([kind, String(count.train), String(count.heldout)]);
-    taskRows.push(['total', String(kinds.reduce((sum, [, count]) => sum + count.train, 0)), String(kinds.reduce((sum, [, count]) => sum + count.heldout, 0))]);
+    taskRows.push([
+      'total',
+      String(kinds.reduce((sum, [, count]) => sum + count.train, 0)),
+      String(kinds.reduce((sum, [, count]) => sum + count.heldout, 0)),
+    ]);
     lines.push('', indent(formatTable(taskRows)));
   });
   return lines.join('\n');
 }
 
 function indent(text: string): string {
-  return text.split('\n').map((line) => `  ${line}`).join('\n');
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
 }
 
 async function validateAction(flags: ValidateFlags, setExitCode: (code: number) => void): Promise<void> {
@@ -103,13 +139,18 @@ async function validateAction(flags: ValidateFlags, setExitCode: (code: number) 
 
   if (flags.printSurface !== undefined) {
     const { closest } = await import('../../spec/suggest.ts');
-    const matches = project.domains.flatMap((domain) => domain.surfaces).filter((surface) => surface.id === flags.printSurface);
+    const matches = project.domains
+      .flatMap((domain) => domain.surfaces)
+      .filter((surface) => surface.id === flags.printSurface);
     if (matches.length !== 1) {
       const all = project.domains.flatMap((domain) => domain.surfaces.map((surface) => surface.id));
       throw new ConfigError({
         file: '(command line)',
         field: 'print-surface',
-        message: matches.length === 0 ? `unknown surface "${flags.printSurface}"` : `surface id "${flags.printSurface}" exists in several domains; add --domain`,
+        message:
+          matches.length === 0
+            ? `unknown surface "${flags.printSurface}"`
+            : `surface id "${flags.printSurface}" exists in several domains; add --domain`,
         expected: matches.length === 0 ? `one of ${all.join(', ')}` : undefined,
         suggestion: matches.length === 0 ? closest(flags.printSurface, all) : undefined,
       });
@@ -123,7 +164,11 @@ async function validateAction(flags: ValidateFlags, setExitCode: (code: number) 
     return;
   }
 
-  process.stdout.write(flags.json ? `${JSON.stringify(overviewJson(project), null, 2)}\n` : `${overviewText(project, (await import('../../spec/index.ts')).TASK_KINDS)}\n`);
+  process.stdout.write(
+    flags.json
+      ? `${JSON.stringify(overviewJson(project), null, 2)}\n`
+      : `${overviewText(project, (await import('../../spec/index.ts')).TASK_KINDS)}\n`,
+  );
 }
 
 /** `toolmark validate`: lint config, domains, surfaces and tasks; exit 2 on any issue. */

@@ -15,7 +15,10 @@ const ANYTHING = fromJsonSchema({});
  * operation, else `{}`. State is a fresh record store per trial; every
  * collection is a final_state view.
  */
-export function declarativeDomain(file: DomainFile, definitions: ReadonlyMap<string, ResolvedDefinition>): Domain<RecordStore> {
+export function declarativeDomain(
+  file: DomainFile,
+  definitions: ReadonlyMap<string, ResolvedDefinition>,
+): Domain<RecordStore> {
   const table = errorTable(file.errors);
   const tools: ToolSpec<RecordStore>[] = file.actions.map((action) => {
     const definition = definitions.get(action.id)!;
@@ -35,21 +38,29 @@ export function declarativeDomain(file: DomainFile, definitions: ReadonlyMap<str
         if ('error' in outcome) return fail(outcome.error);
         if (outcome.wrote !== null && action.effect !== 'read') {
           const key = action.idempotency_key !== null ? input[action.idempotency_key] : undefined;
-          recordEffect({ action: action.id, effect: action.effect, target: action.target !== undefined ? String(input[action.target]) : outcome.wrote, change_id: key === undefined ? null : String(key) });
+          recordEffect({
+            action: action.id,
+            effect: action.effect,
+            target: action.target !== undefined ? String(input[action.target]) : outcome.wrote,
+            change_id: key === undefined ? null : String(key),
+          });
         }
         return outcome.output;
       },
     };
   });
   const collections = Object.keys(file.store);
-  for (const action of file.actions) if (action.store && !collections.includes(action.store.collection)) collections.push(action.store.collection);
+  for (const action of file.actions)
+    if (action.store && !collections.includes(action.store.collection)) collections.push(action.store.collection);
   return {
     name: file.name,
     description: file.description,
     actions: file.actions.map(actionSpec(definitions)),
     tools,
     createState: () => createRecordStore(file.store),
-    views: Object.fromEntries(collections.map((collection) => [collection, (state: RecordStore) => collectionView(state, collection)])),
+    views: Object.fromEntries(
+      collections.map((collection) => [collection, (state: RecordStore) => collectionView(state, collection)]),
+    ),
   };
 }
 

@@ -7,7 +7,10 @@ export type RecordStore = Map<string, Map<string, Record<string, Json>>>;
 export function createRecordStore(initial: Record<string, Array<Record<string, Json>>>): RecordStore {
   const store: RecordStore = new Map();
   for (const [collection, records] of Object.entries(initial)) {
-    store.set(collection, new Map(records.map((record, index) => [String(record.id ?? index + 1), structuredClone(record)])));
+    store.set(
+      collection,
+      new Map(records.map((record, index) => [String(record.id ?? index + 1), structuredClone(record)])),
+    );
   }
   return store;
 }
@@ -16,7 +19,15 @@ export function createRecordStore(initial: Record<string, Array<Record<string, J
 export type StoreOutcome = { output: Json; wrote: string | null } | { error: ToolError };
 
 function notFound(collection: string, id: string): { error: ToolError } {
-  return { error: { code: 'not_found', category: 'not_found', message: `No ${collection} record "${id}".`, retryable: false, details: { collection, id } } };
+  return {
+    error: {
+      code: 'not_found',
+      category: 'not_found',
+      message: `No ${collection} record "${id}".`,
+      retryable: false,
+      details: { collection, id },
+    },
+  };
 }
 
 /**
@@ -24,10 +35,15 @@ function notFound(collection: string, id: string): { error: ToolError } {
  * the record, `list` the matching records, `create` / `update` the record
  * written, `delete` `{deleted: id}`.
  */
-export function applyStoreOperation(store: RecordStore, operation: StoreOperation, args: Record<string, Json>): StoreOutcome {
+export function applyStoreOperation(
+  store: RecordStore,
+  operation: StoreOperation,
+  args: Record<string, Json>,
+): StoreOutcome {
   let records = store.get(operation.collection);
   if (!records) store.set(operation.collection, (records = new Map()));
-  const idOf = () => (operation.id !== undefined && args[operation.id] !== undefined ? String(args[operation.id]) : null);
+  const idOf = () =>
+    operation.id !== undefined && args[operation.id] !== undefined ? String(args[operation.id]) : null;
   switch (operation.op) {
     case 'get': {
       const id = idOf() ?? '';
@@ -36,12 +52,23 @@ export function applyStoreOperation(store: RecordStore, operation: StoreOperatio
     }
     case 'list': {
       const where = Object.entries(operation.where ?? {}).filter(([, argument]) => args[argument] !== undefined);
-      const items = [...records.values()].filter((record) => where.every(([field, argument]) => record[field] === args[argument]));
+      const items = [...records.values()].filter((record) =>
+        where.every(([field, argument]) => record[field] === args[argument]),
+      );
       return { output: { items, count: items.length }, wrote: null };
     }
     case 'create': {
       const id = idOf() ?? `${operation.collection.slice(0, 1).toUpperCase()}-${records.size + 1}`;
-      if (records.has(id)) return { error: { code: 'already_exists', category: 'conflict', message: `${operation.collection} record "${id}" already exists.`, retryable: false, details: { collection: operation.collection, id } } };
+      if (records.has(id))
+        return {
+          error: {
+            code: 'already_exists',
+            category: 'conflict',
+            message: `${operation.collection} record "${id}" already exists.`,
+            retryable: false,
+            details: { collection: operation.collection, id },
+          },
+        };
       const record = { id, ...args };
       records.set(id, record);
       return { output: record, wrote: `${operation.collection}/${id}` };

@@ -4,7 +4,10 @@ import { toolError, type Json, type ToolError } from '../../spec/index.ts';
 
 /** The text parts of a result's content, joined. */
 export function contentText(result: CallToolResult): string {
-  return result.content.filter((part) => part.type === 'text').map((part) => (part as { text: string }).text).join('\n');
+  return result.content
+    .filter((part) => part.type === 'text')
+    .map((part) => (part as { text: string }).text)
+    .join('\n');
 }
 
 /**
@@ -14,19 +17,40 @@ export function contentText(result: CallToolResult): string {
  * `outputSchema`) or, without it, the content — its text when all of it is
  * text, else the content parts as the server sent them.
  */
-export function interpretResult(tool: string, result: CallToolResult, outputSchema: ToolSchema | null): { output: Json } | { error: ToolError } {
+export function interpretResult(
+  tool: string,
+  result: CallToolResult,
+  outputSchema: ToolSchema | null,
+): { output: Json } | { error: ToolError } {
   if (result.isError) {
     const text = contentText(result);
-    return { error: { ...toolError('tool_failed', text || `${tool} reported an error.`, { tool, content: text }), category: 'dependency' } };
+    return {
+      error: {
+        ...toolError('tool_failed', text || `${tool} reported an error.`, { tool, content: text }),
+        category: 'dependency',
+      },
+    };
   }
   if (result.structuredContent !== undefined) {
     if (outputSchema) {
       const checked = outputSchema.validate(result.structuredContent);
-      if (!checked.ok) return { error: toolError('invalid_tool_output', `${tool} returned structuredContent that does not match its outputSchema.`, { tool, violations: checked.violations }) };
+      if (!checked.ok)
+        return {
+          error: toolError(
+            'invalid_tool_output',
+            `${tool} returned structuredContent that does not match its outputSchema.`,
+            { tool, violations: checked.violations },
+          ),
+        };
     }
     return { output: result.structuredContent as Json };
   }
-  if (outputSchema) return { error: toolError('invalid_tool_output', `${tool} declares an outputSchema but returned no structuredContent.`, { tool }) };
+  if (outputSchema)
+    return {
+      error: toolError('invalid_tool_output', `${tool} declares an outputSchema but returned no structuredContent.`, {
+        tool,
+      }),
+    };
   const allText = result.content.every((part) => part.type === 'text');
   return { output: allText ? contentText(result) : (result.content as Json) };
 }

@@ -24,7 +24,8 @@ export function pick(value: Json, path: string): Json {
   const list = head!.endsWith('[]');
   const key = list ? head!.slice(0, -2) : head!;
   const child = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value[key] ?? null) : null;
-  if (list) return Array.isArray(child) ? child.map((item) => (rest.length > 0 ? pick(item, rest.join('.')) : item)) : [];
+  if (list)
+    return Array.isArray(child) ? child.map((item) => (rest.length > 0 ? pick(item, rest.join('.')) : item)) : [];
   return rest.length > 0 ? pick(child, rest.join('.')) : child;
 }
 
@@ -50,7 +51,13 @@ export function toolsDifference(imported: readonly McpTool[], live: readonly Mcp
  * once; all closed by `close()`. The first session also checks that the
  * server still lists the imported definitions.
  */
-export function mcpDomain(file: DomainFile, server: McpServerConfig, dir: string, imported: readonly McpTool[], definitions: ReadonlyMap<string, ResolvedDefinition>): Domain<McpTrialState> {
+export function mcpDomain(
+  file: DomainFile,
+  server: McpServerConfig,
+  dir: string,
+  imported: readonly McpTool[],
+  definitions: ReadonlyMap<string, ResolvedDefinition>,
+): Domain<McpTrialState> {
   const pool = new ServerPool(server, dir);
   let checked: Promise<void> | null = null;
   const shownAs = server.workdir?.shown_as;
@@ -70,8 +77,12 @@ export function mcpDomain(file: DomainFile, server: McpServerConfig, dir: string
         const meaning = interpretResult(serverTool, result, definition.output);
         if ('error' in meaning) return fail(state.paths.toModel(meaning.error));
         if (action.effect !== 'read') {
-          const target = action.target !== undefined ? input[action.target] : input.path ?? input.source ?? input;
-          recordEffect({ action: action.id, effect: action.effect, target: typeof target === 'string' ? target : canonicalJson(target) });
+          const target = action.target !== undefined ? input[action.target] : (input.path ?? input.source ?? input);
+          recordEffect({
+            action: action.id,
+            effect: action.effect,
+            target: typeof target === 'string' ? target : canonicalJson(target),
+          });
         }
         return state.paths.toModel(meaning.output);
       },
@@ -101,14 +112,20 @@ export function mcpDomain(file: DomainFile, server: McpServerConfig, dir: string
       try {
         checked ??= lease.session.listTools().then((live) => {
           const difference = toolsDifference(imported, live);
-          if (difference) throw new ToolEnvironmentError(`the server's tools differ from the imported ${file.name}/tools.json (${difference}); re-import with toolmark import mcp to update the domain`);
+          if (difference)
+            throw new ToolEnvironmentError(
+              `the server's tools differ from the imported ${file.name}/tools.json (${difference}); re-import with toolmark import mcp to update the domain`,
+            );
         });
         await checked;
       } catch (error) {
         await lease.release();
         throw error;
       }
-      return { lease, paths: lease.workdir !== null && shownAs !== undefined ? pathView(lease.workdir, shownAs) : SAME_PATHS };
+      return {
+        lease,
+        paths: lease.workdir !== null && shownAs !== undefined ? pathView(lease.workdir, shownAs) : SAME_PATHS,
+      };
     },
     teardown: (state) => state.lease.release(),
     close: () => pool.closeAll(),

@@ -12,7 +12,8 @@ export interface PathView {
 function mapStrings(value: unknown, map: (text: string) => string): unknown {
   if (typeof value === 'string') return map(value);
   if (Array.isArray(value)) return value.map((item) => mapStrings(item, map));
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, map)]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, mapStrings(item, map)]));
   return value;
 }
 
@@ -23,7 +24,10 @@ export const SAME_PATHS: PathView = { toServer: (value) => value, toModel: (valu
 export function pathView(real: string, shown: string): PathView {
   const shownBase = shown.replace(/\/+$/, '');
   return {
-    toServer: (value) => mapStrings(value, (text) => (text === shownBase || text.startsWith(`${shownBase}/`) ? real + text.slice(shownBase.length) : text)),
+    toServer: (value) =>
+      mapStrings(value, (text) =>
+        text === shownBase || text.startsWith(`${shownBase}/`) ? real + text.slice(shownBase.length) : text,
+      ),
     toModel: <T>(value: T) => mapStrings(value, (text) => text.split(real).join(shownBase)) as T,
   };
 }

@@ -28,7 +28,9 @@ export const McpServerConfig = z
     max_sessions: z.number().int().positive().default(4),
     start_timeout_ms: z.number().int().positive().default(30_000),
   })
-  .refine((config) => (config.command === undefined) !== (config.url === undefined), { message: 'a server needs exactly one of `command` (stdio) or `url` (streamable HTTP)' });
+  .refine((config) => (config.command === undefined) !== (config.url === undefined), {
+    message: 'a server needs exactly one of `command` (stdio) or `url` (streamable HTTP)',
+  });
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 
 /** Values a placeholder can take when a server is started. */
@@ -45,7 +47,14 @@ function packageBin(name: string, from: string): string {
   const require = createRequire(join(from, 'package.json'));
   const manifestPath = require.resolve(`${name}/package.json`);
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as { bin?: string | Record<string, string> };
-  const bin = typeof manifest.bin === 'string' ? manifest.bin : manifest.bin ? (Object.values(manifest.bin).length === 1 ? Object.values(manifest.bin)[0] : manifest.bin[name.split('/').pop()!]) : undefined;
+  const bin =
+    typeof manifest.bin === 'string'
+      ? manifest.bin
+      : manifest.bin
+        ? Object.values(manifest.bin).length === 1
+          ? Object.values(manifest.bin)[0]
+          : manifest.bin[name.split('/').pop()!]
+        : undefined;
   if (!bin) throw new Error(`package ${name} has no single bin to start`);
   return resolve(dirname(manifestPath), bin);
 }
@@ -75,7 +84,11 @@ export function expandPlaceholders(text: string, values: PlaceholderValues): str
 export function resolveEndpoint(config: McpServerConfig, values: PlaceholderValues): ServerEndpoint {
   const expand = (text: string) => expandPlaceholders(text, values);
   if (config.url !== undefined) {
-    return { kind: 'http', url: expand(config.url), headers: Object.fromEntries(Object.entries(config.headers).map(([name, value]) => [name, expand(value)])) };
+    return {
+      kind: 'http',
+      url: expand(config.url),
+      headers: Object.fromEntries(Object.entries(config.headers).map(([name, value]) => [name, expand(value)])),
+    };
   }
   return {
     kind: 'stdio',
@@ -89,5 +102,7 @@ export function resolveEndpoint(config: McpServerConfig, values: PlaceholderValu
 
 /** Header values must come from the environment, so no secret is ever written in a domain file. */
 export function literalHeaderValues(config: McpServerConfig): string[] {
-  return Object.entries(config.headers).filter(([, value]) => !/\{env:[A-Za-z_][A-Za-z0-9_]*\}/.test(value)).map(([name]) => name);
+  return Object.entries(config.headers)
+    .filter(([, value]) => !/\{env:[A-Za-z_][A-Za-z0-9_]*\}/.test(value))
+    .map(([name]) => name);
 }

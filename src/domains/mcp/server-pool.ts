@@ -60,7 +60,8 @@ export class ServerPool {
     try {
       if (this.#config.workdir) {
         workdir = await realpath(await mkdtemp(join(tmpdir(), 'toolmark-mcp-')));
-        if (this.#config.workdir.seed !== undefined) await cp(resolve(this.#dir, this.#config.workdir.seed), workdir, { recursive: true });
+        if (this.#config.workdir.seed !== undefined)
+          await cp(resolve(this.#dir, this.#config.workdir.seed), workdir, { recursive: true });
       }
       const endpoint = resolveEndpoint(this.#config, { dir: this.#dir, workdir: workdir ?? undefined, env: this.#env });
       this.#hook(true);
@@ -92,7 +93,10 @@ export class ServerPool {
       if (workdir !== null) await rm(workdir, { recursive: true, force: true });
       this.#free();
       if (error instanceof ToolEnvironmentError) throw error;
-      throw new ToolEnvironmentError(`could not start the MCP server: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new ToolEnvironmentError(
+        `could not start the MCP server: ${error instanceof Error ? error.message : String(error)}`,
+        { cause: error },
+      );
     }
   }
 

@@ -20,7 +20,11 @@ export interface McpSession {
    * (those are the tool's answer). Rejects with ToolEnvironmentError for a
    * transport or protocol failure: the trial is errored, not scored.
    */
-  callTool(name: string, args: unknown, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<CallToolResult>;
+  callTool(
+    name: string,
+    args: unknown,
+    options?: { signal?: AbortSignal; timeoutMs?: number },
+  ): Promise<CallToolResult>;
   close(): Promise<void>;
 }
 
@@ -42,11 +46,20 @@ function messageOf(error: unknown): string {
  * within `startTimeoutMs`. A failure closes whatever was started and
  * throws ToolEnvironmentError with the server's last stderr lines.
  */
-export async function openSession(endpoint: ServerEndpoint, options: { startTimeoutMs: number; onSpawn?: (pid: number) => void; onExit?: (pid: number) => void }): Promise<McpSession> {
+export async function openSession(
+  endpoint: ServerEndpoint,
+  options: { startTimeoutMs: number; onSpawn?: (pid: number) => void; onExit?: (pid: number) => void },
+): Promise<McpSession> {
   const stderr: string[] = [];
   let transport: StdioClientTransport | StreamableHTTPClientTransport;
   if (endpoint.kind === 'stdio') {
-    const stdio = new StdioClientTransport({ command: endpoint.command, args: endpoint.args, env: endpoint.env, cwd: endpoint.cwd, stderr: 'pipe' });
+    const stdio = new StdioClientTransport({
+      command: endpoint.command,
+      args: endpoint.args,
+      env: endpoint.env,
+      cwd: endpoint.cwd,
+      stderr: 'pipe',
+    });
     stdio.stderr?.on('data', (chunk: Buffer) => {
       stderr.push(...chunk.toString('utf8').split('\n').filter(Boolean));
       if (stderr.length > STDERR_LINES) stderr.splice(0, stderr.length - STDERR_LINES);
@@ -54,20 +67,27 @@ export async function openSession(endpoint: ServerEndpoint, options: { startTime
     transport = stdio;
   } else {
     // Header values were read from the environment by the caller; they live in memory only.
-    transport = new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: endpoint.headers } });
+    transport = new StreamableHTTPClientTransport(new URL(endpoint.url), {
+      requestInit: { headers: endpoint.headers },
+    });
   }
   const client = new Client(CLIENT_INFO, { capabilities: {} });
   let closed: Promise<void> | null = null;
   let pid: number | null = null;
   const close = (): Promise<void> => {
-    closed ??= client.close().catch(() => undefined).then(() => {
-      if (pid !== null) options.onExit?.(pid);
-    });
+    closed ??= client
+      .close()
+      .catch(() => undefined)
+      .then(() => {
+        if (pid !== null) options.onExit?.(pid);
+      });
     return closed;
   };
   const explain = (what: string, error: unknown) => {
     const tail = stderr.length > 0 ? `; server stderr: ${stderr.slice(-5).join(' | ')}` : '';
-    return new ToolEnvironmentError(`MCP server (${describe(endpoint)}) ${what}: ${messageOf(error)}${tail}`, { cause: error });
+    return new ToolEnvironmentError(`MCP server (${describe(endpoint)}) ${what}: ${messageOf(error)}${tail}`, {
+      cause: error,
+    });
   };
 
   try {
@@ -99,15 +119,16 @@ export async function openSession(endpoint: ServerEndpoint, options: { startTime
       try {
         // The plain request, not client.callTool: that one checks structuredContent
         // itself and throws; toolmark reports a mismatch as invalid_tool_output.
-        return await client.request(
+        return (await client.request(
           { method: 'tools/call', params: { name, arguments: (args ?? {}) as Record<string, unknown> } },
           CallToolResultSchema,
           { signal: callOptions.signal, timeout: callOptions.timeoutMs },
-        ) as CallToolResult;
+        )) as CallToolResult;
       } catch (error) {
         if (callOptions.signal?.aborted) throw callOptions.signal.reason ?? error;
         // The server refused these arguments: its answer about the call, which the model may act on.
-        if (error instanceof McpError && error.code === ErrorCode.InvalidParams) return { isError: true, content: [{ type: 'text', text: error.message }] };
+        if (error instanceof McpError && error.code === ErrorCode.InvalidParams)
+          return { isError: true, content: [{ type: 'text', text: error.message }] };
         throw explain(`failed on tools/call ${name}`, error);
       }
     },

@@ -17,7 +17,8 @@ export type JsonSchemaObject = { readonly [keyword: string]: unknown };
  * What a tool's `input` or `output` may be: a zod 4 schema, a zod 3 schema
  * (or `zod/v3`), a plain JSON Schema object, or a ready `ToolSchema`.
  */
-export type SchemaSource<T = any> = ToolSchema<T> | Zod4Schema<T> | Zod3Schema<T> | TypedJsonSchema<T> | JsonSchemaObject;
+export type SchemaSource<T = any> =
+  ToolSchema<T> | Zod4Schema<T> | Zod3Schema<T> | TypedJsonSchema<T> | JsonSchemaObject;
 
 /** The value type a schema validates to (for zod: its output, defaults applied). */
 export type InferSchema<S> =
@@ -39,7 +40,10 @@ export type InferSchema<S> =
  * a type argument the type is read off the literal (json-schema-type.ts).
  * Returns the schema itself; validation options go in `options`.
  */
-export function jsonSchema<T = never, const S extends JsonSchemaObject = JsonSchemaObject>(schema: S, options?: JsonSchemaOptions): TypedJsonSchema<[T] extends [never] ? InferJsonSchema<S> : T> {
+export function jsonSchema<T = never, const S extends JsonSchemaObject = JsonSchemaObject>(
+  schema: S,
+  options?: JsonSchemaOptions,
+): TypedJsonSchema<[T] extends [never] ? InferJsonSchema<S> : T> {
   if (options) jsonSchemaOptions.set(schema, options);
   return schema as unknown as TypedJsonSchema<[T] extends [never] ? InferJsonSchema<S> : T>;
 }
@@ -53,17 +57,22 @@ const adapted = new WeakMap<object, ToolSchema>();
 /** A schema source that is none of the supported kinds. */
 export class SchemaSourceError extends JsonSchemaError {}
 
-const EXPECTED_SOURCE = 'a zod 4 schema, a zod 3 schema, a JSON Schema object ({ "type": "object", … }) or a ToolSchema';
+const EXPECTED_SOURCE =
+  'a zod 4 schema, a zod 3 schema, a JSON Schema object ({ "type": "object", … }) or a ToolSchema';
 
 function adapt(source: unknown): ToolSchema {
   if (isToolSchema(source)) return source;
   if (isZod4Schema(source)) return fromZod4(source);
   if (isZod3Schema(source)) return fromZod3(source);
   if (typeof source !== 'object' || source === null || Array.isArray(source)) {
-    throw new SchemaSourceError(`is ${source === null ? 'null' : Array.isArray(source) ? 'a list' : typeof source}, not a schema`, EXPECTED_SOURCE);
+    throw new SchemaSourceError(
+      `is ${source === null ? 'null' : Array.isArray(source) ? 'a list' : typeof source}, not a schema`,
+      EXPECTED_SOURCE,
+    );
   }
   const vendor = (source as { '~standard'?: { vendor?: unknown } })['~standard']?.vendor;
-  if (vendor !== undefined) throw new SchemaSourceError(`is a ${String(vendor)} schema, which toolmark does not adapt`, EXPECTED_SOURCE);
+  if (vendor !== undefined)
+    throw new SchemaSourceError(`is a ${String(vendor)} schema, which toolmark does not adapt`, EXPECTED_SOURCE);
   return fromJsonSchema(source as JsonSchema, jsonSchemaOptions.get(source));
 }
 

@@ -34,11 +34,16 @@ type TypeOf<T, S> = T extends 'string'
             ? ObjectOf<S>
             : unknown;
 
-type ArrayOf<S> = S extends { items: infer I } ? (I extends readonly unknown[] ? unknown[] : InferJsonSchema<I>[]) : unknown[];
+type ArrayOf<S> = S extends { items: infer I }
+  ? I extends readonly unknown[]
+    ? unknown[]
+    : InferJsonSchema<I>[]
+  : unknown[];
 
 type Required<S> = S extends { required: readonly (infer R)[] } ? R : never;
 
-type Present<S, P, K> = K extends Required<S> ? true : K extends keyof P ? (P[K] extends { default: unknown } ? true : false) : false;
+type Present<S, P, K> =
+  K extends Required<S> ? true : K extends keyof P ? (P[K] extends { default: unknown } ? true : false) : false;
 
 type Flat<T> = { [K in keyof T]: T[K] } & {};
 

@@ -40,7 +40,10 @@ export function draftOf(schema: JsonSchema): JsonSchemaDraft {
   if (marker === undefined) return '2020-12';
   const found = typeof marker === 'string' ? DRAFTS.find((candidate) => candidate.marker.test(marker)) : undefined;
   if (!found) {
-    throw new JsonSchemaError(`unsupported $schema ${JSON.stringify(marker)}`, 'https://json-schema.org/draft/2020-12/schema (the default), https://json-schema.org/draft/2019-09/schema or http://json-schema.org/draft-07/schema#');
+    throw new JsonSchemaError(
+      `unsupported $schema ${JSON.stringify(marker)}`,
+      'https://json-schema.org/draft/2020-12/schema (the default), https://json-schema.org/draft/2019-09/schema or http://json-schema.org/draft-07/schema#',
+    );
   }
   return found.draft;
 }
@@ -97,20 +100,36 @@ function violationOf(error: ErrorObject): Violation {
     case 'required': {
       const name = String(params.missingProperty);
       const type = typeOfProperty(error.parentSchema, name);
-      return { path: `${error.instancePath}/${escapePointer(name)}`, message: `required property "${name}" is missing`, ...(type !== undefined ? { expected: type } : {}) };
+      return {
+        path: `${error.instancePath}/${escapePointer(name)}`,
+        message: `required property "${name}" is missing`,
+        ...(type !== undefined ? { expected: type } : {}),
+      };
     }
     case 'additionalProperties':
     case 'unevaluatedProperties': {
       const name = String(params.additionalProperty ?? params.unevaluatedProperty);
       const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
-      return { path: error.instancePath, message: `unrecognized key "${name}"`, ...(known.length > 0 ? { expected: known } : {}) };
+      return {
+        path: error.instancePath,
+        message: `unrecognized key "${name}"`,
+        ...(known.length > 0 ? { expected: known } : {}),
+      };
     }
     case 'type':
       return { path: error.instancePath, message: error.message ?? 'has the wrong type', expected: params.type };
     case 'enum':
-      return { path: error.instancePath, message: error.message ?? 'is not an allowed value', expected: params.allowedValues };
+      return {
+        path: error.instancePath,
+        message: error.message ?? 'is not an allowed value',
+        expected: params.allowedValues,
+      };
     case 'const':
-      return { path: error.instancePath, message: error.message ?? 'is not the allowed value', expected: params.allowedValue };
+      return {
+        path: error.instancePath,
+        message: error.message ?? 'is not the allowed value',
+        expected: params.allowedValue,
+      };
     default:
       return { path: error.instancePath, message: error.message ?? `fails "${error.keyword}"` };
   }
@@ -136,13 +155,20 @@ function violationsOf(errors: readonly ErrorObject[]): Violation[] {
  * the tool's field). The model payload is the schema without `$schema`.
  */
 export function fromJsonSchema<T = unknown>(schema: JsonSchema, options: JsonSchemaOptions = {}): ToolSchema<T> {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new JsonSchemaError('a JSON Schema must be an object', 'an object such as { "type": "object", "properties": { … } }');
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    throw new JsonSchemaError(
+      'a JSON Schema must be an object',
+      'an object such as { "type": "object", "properties": { … } }',
+    );
   const draft = draftOf(schema);
   let check: ValidateFunction;
   try {
     check = validatorFor(draft, options.strict ?? true).compile(schema);
   } catch (error) {
-    throw new JsonSchemaError(`invalid JSON Schema (${draft}): ${error instanceof Error ? error.message : String(error)}`, `a valid JSON Schema ${draft} document`);
+    throw new JsonSchemaError(
+      `invalid JSON Schema (${draft}): ${error instanceof Error ? error.message : String(error)}`,
+      `a valid JSON Schema ${draft} document`,
+    );
   }
   const { $schema: _marker, ...payload } = structuredClone(schema);
   const jsonSchema = frozen(payload);

@@ -51,7 +51,11 @@ export function isToolSchema(value: unknown): value is ToolSchema {
   if (typeof value !== 'object' || value === null) return false;
   const candidate = value as Partial<ToolSchema>;
   // A JSON Schema is data, never a function; a zod schema has no `jsonSchema`.
-  return typeof candidate.validate === 'function' && typeof candidate.jsonSchema === 'object' && candidate.jsonSchema !== null;
+  return (
+    typeof candidate.validate === 'function' &&
+    typeof candidate.jsonSchema === 'object' &&
+    candidate.jsonSchema !== null
+  );
 }
 
 /** Deep-freeze a JSON value the seam hands out, so a caller that changes it without copying fails loudly. */

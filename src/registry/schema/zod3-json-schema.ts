@@ -39,27 +39,69 @@ function stringOf(checks: readonly Zod3Check[]): z.ZodType {
   // Formats first, then lengths and patterns, as zod 4's own builders order them.
   for (const check of checks) {
     switch (check.kind) {
-      case 'email': schema = schema.email(); break;
-      case 'url': schema = schema.url(); break;
-      case 'uuid': schema = schema.uuid(); break;
-      case 'cuid': schema = schema.cuid(); break;
-      case 'cuid2': schema = schema.cuid2(); break;
-      case 'ulid': schema = schema.ulid(); break;
-      case 'emoji': schema = schema.emoji(); break;
-      case 'nanoid': schema = schema.nanoid(); break;
-      case 'base64': schema = schema.base64(); break;
-      case 'date': schema = schema.date(); break;
-      case 'time': schema = schema.time({ precision: check.precision ?? undefined }); break;
-      case 'duration': schema = schema.duration(); break;
-      case 'ip': schema = schema.ipv4(); break;
-      case 'datetime': schema = schema.datetime({ offset: check.offset, local: check.local, precision: check.precision ?? undefined }); break;
-      case 'min': schema = schema.min(check.value!); break;
-      case 'max': schema = schema.max(check.value!); break;
-      case 'length': schema = schema.length(check.value!); break;
-      case 'regex': schema = schema.regex(check.regex!); break;
-      case 'startsWith': schema = schema.startsWith(String(check.value)); break;
-      case 'endsWith': schema = schema.endsWith(String(check.value)); break;
-      case 'includes': schema = schema.includes(String(check.value)); break;
+      case 'email':
+        schema = schema.email();
+        break;
+      case 'url':
+        schema = schema.url();
+        break;
+      case 'uuid':
+        schema = schema.uuid();
+        break;
+      case 'cuid':
+        schema = schema.cuid();
+        break;
+      case 'cuid2':
+        schema = schema.cuid2();
+        break;
+      case 'ulid':
+        schema = schema.ulid();
+        break;
+      case 'emoji':
+        schema = schema.emoji();
+        break;
+      case 'nanoid':
+        schema = schema.nanoid();
+        break;
+      case 'base64':
+        schema = schema.base64();
+        break;
+      case 'date':
+        schema = schema.date();
+        break;
+      case 'time':
+        schema = schema.time({ precision: check.precision ?? undefined });
+        break;
+      case 'duration':
+        schema = schema.duration();
+        break;
+      case 'ip':
+        schema = schema.ipv4();
+        break;
+      case 'datetime':
+        schema = schema.datetime({ offset: check.offset, local: check.local, precision: check.precision ?? undefined });
+        break;
+      case 'min':
+        schema = schema.min(check.value!);
+        break;
+      case 'max':
+        schema = schema.max(check.value!);
+        break;
+      case 'length':
+        schema = schema.length(check.value!);
+        break;
+      case 'regex':
+        schema = schema.regex(check.regex!);
+        break;
+      case 'startsWith':
+        schema = schema.startsWith(String(check.value));
+        break;
+      case 'endsWith':
+        schema = schema.endsWith(String(check.value));
+        break;
+      case 'includes':
+        schema = schema.includes(String(check.value));
+        break;
       // trim, toLowerCase, … transform the value and show nothing to a model.
     }
   }
@@ -93,17 +135,39 @@ export function zod4Twin(node: Zod3Node, seen = new Map<Zod3Node, z.ZodType>()):
   const recurse = (inner: Zod3Node) => zod4Twin(inner, seen);
   let twin: z.ZodType;
   switch (def.typeName) {
-    case 'ZodString': twin = stringOf(def.checks ?? []); break;
-    case 'ZodNumber': twin = numberOf(def.checks ?? []); break;
-    case 'ZodBoolean': twin = z.boolean(); break;
-    case 'ZodNull': twin = z.null(); break;
-    case 'ZodUndefined': twin = z.undefined(); break;
-    case 'ZodNever': twin = z.never(); break;
-    case 'ZodUnknown': twin = z.unknown(); break;
-    case 'ZodAny': twin = z.any(); break;
-    case 'ZodLiteral': twin = z.literal(def.value as string); break;
-    case 'ZodEnum': twin = z.enum(def.values as [string, ...string[]]); break;
-    case 'ZodNativeEnum': twin = z.enum(def.values as Record<string, string | number>); break;
+    case 'ZodString':
+      twin = stringOf(def.checks ?? []);
+      break;
+    case 'ZodNumber':
+      twin = numberOf(def.checks ?? []);
+      break;
+    case 'ZodBoolean':
+      twin = z.boolean();
+      break;
+    case 'ZodNull':
+      twin = z.null();
+      break;
+    case 'ZodUndefined':
+      twin = z.undefined();
+      break;
+    case 'ZodNever':
+      twin = z.never();
+      break;
+    case 'ZodUnknown':
+      twin = z.unknown();
+      break;
+    case 'ZodAny':
+      twin = z.any();
+      break;
+    case 'ZodLiteral':
+      twin = z.literal(def.value as string);
+      break;
+    case 'ZodEnum':
+      twin = z.enum(def.values as [string, ...string[]]);
+      break;
+    case 'ZodNativeEnum':
+      twin = z.enum(def.values as Record<string, string | number>);
+      break;
     case 'ZodArray': {
       let array = z.array(recurse(child(def, 'type')));
       const length = (field: string) => (def[field] as { value: number } | null)?.value;
@@ -131,28 +195,47 @@ export function zod4Twin(node: Zod3Node, seen = new Map<Zod3Node, z.ZodType>()):
       twin = z.union(list.map(recurse) as [z.ZodType, z.ZodType, ...z.ZodType[]]);
       break;
     }
-    case 'ZodIntersection': twin = z.intersection(recurse(child(def, 'left')), recurse(child(def, 'right'))); break;
+    case 'ZodIntersection':
+      twin = z.intersection(recurse(child(def, 'left')), recurse(child(def, 'right')));
+      break;
     case 'ZodTuple': {
       const items = (def.items as Zod3Node[]).map(recurse) as [z.ZodType, ...z.ZodType[]];
       twin = def.rest ? z.tuple(items, recurse(child(def, 'rest'))) : z.tuple(items);
       break;
     }
-    case 'ZodRecord': twin = z.record(recurse(child(def, 'keyType')) as z.ZodString, recurse(child(def, 'valueType'))); break;
-    case 'ZodOptional': twin = recurse(child(def, 'innerType')).optional(); break;
-    case 'ZodNullable': twin = recurse(child(def, 'innerType')).nullable(); break;
-    case 'ZodDefault': twin = recurse(child(def, 'innerType')).default((def.defaultValue as () => never)()); break;
+    case 'ZodRecord':
+      twin = z.record(recurse(child(def, 'keyType')) as z.ZodString, recurse(child(def, 'valueType')));
+      break;
+    case 'ZodOptional':
+      twin = recurse(child(def, 'innerType')).optional();
+      break;
+    case 'ZodNullable':
+      twin = recurse(child(def, 'innerType')).nullable();
+      break;
+    case 'ZodDefault':
+      twin = recurse(child(def, 'innerType')).default((def.defaultValue as () => never)());
+      break;
     case 'ZodCatch':
-    case 'ZodReadonly': twin = recurse(child(def, 'innerType')); break;
-    case 'ZodBranded': twin = recurse(child(def, 'type')); break;
+    case 'ZodReadonly':
+      twin = recurse(child(def, 'innerType'));
+      break;
+    case 'ZodBranded':
+      twin = recurse(child(def, 'type'));
+      break;
     // The input side: what the model must send is what the effect/pipe takes in.
-    case 'ZodEffects': twin = recurse(child(def, 'schema')); break;
-    case 'ZodPipeline': twin = recurse(child(def, 'in')); break;
+    case 'ZodEffects':
+      twin = recurse(child(def, 'schema'));
+      break;
+    case 'ZodPipeline':
+      twin = recurse(child(def, 'in'));
+      break;
     case 'ZodLazy': {
       const getter = def.getter as () => Zod3Node;
       twin = z.lazy(() => recurse(getter()));
       break;
     }
-    default: twin = z.any();
+    default:
+      twin = z.any();
   }
   if (def.description !== undefined) twin = twin.describe(def.description);
   seen.set(node, twin);

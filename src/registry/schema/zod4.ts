@@ -10,7 +10,12 @@ export interface Zod4Schema<T = unknown> {
 
 /** A zod 4 schema carries `_zod` (its internals); zod 3 carries only `_def`. */
 export function isZod4Schema(value: unknown): value is Zod4Schema {
-  return typeof value === 'object' && value !== null && '_zod' in value && typeof (value as { _zod: unknown })._zod === 'object';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    '_zod' in value &&
+    typeof (value as { _zod: unknown })._zod === 'object'
+  );
 }
 
 /**
@@ -22,7 +27,8 @@ export function isZod4Schema(value: unknown): value is Zod4Schema {
  */
 function describeForeign(context: { zodSchema: unknown; jsonSchema: Record<string, unknown> }): void {
   const description = (context.zodSchema as { description?: unknown }).description;
-  if (typeof description === 'string' && context.jsonSchema.description === undefined) context.jsonSchema.description = description;
+  if (typeof description === 'string' && context.jsonSchema.description === undefined)
+    context.jsonSchema.description = description;
 }
 
 /**
@@ -31,7 +37,11 @@ function describeForeign(context: { zodSchema: unknown; jsonSchema: Record<strin
  * output, a custom refinement) shown as "anything".
  */
 export function zod4JsonSchema(schema: Zod4Schema): JsonSchema {
-  const converted = z.toJSONSchema(schema as unknown as z.ZodType, { io: 'input', unrepresentable: 'any', override: describeForeign }) as JsonSchema;
+  const converted = z.toJSONSchema(schema as unknown as z.ZodType, {
+    io: 'input',
+    unrepresentable: 'any',
+    override: describeForeign,
+  }) as JsonSchema;
   delete converted.$schema;
   return converted;
 }
@@ -44,7 +54,10 @@ export function zod4JsonSchema(schema: Zod4Schema): JsonSchema {
 export function fromZod4<T>(schema: Zod4Schema<T>): ToolSchema<T> {
   // Classic schemas parse themselves (with their own copy's messages); zod/mini ones have no methods.
   const own = (schema as unknown as Partial<z.ZodType<T>>).safeParse;
-  const parse = typeof own === 'function' ? own.bind(schema) : (value: unknown) => z.safeParse(schema as unknown as z.ZodType<T>, value);
+  const parse =
+    typeof own === 'function'
+      ? own.bind(schema)
+      : (value: unknown) => z.safeParse(schema as unknown as z.ZodType<T>, value);
   let jsonSchema: JsonSchema | undefined;
   return {
     get jsonSchema() {

@@ -1,10 +1,25 @@
 import { TASK_KINDS } from '../../spec/index.ts';
 import { bestAndWorst } from '../best-worst.ts';
-import { formatPercent, formatRate, HEADLINE_COLUMNS, headlineGroups, modelLabels, rescoredNote, SYNTHETIC_BANNER } from '../headline.ts';
+import {
+  formatPercent,
+  formatRate,
+  HEADLINE_COLUMNS,
+  headlineGroups,
+  modelLabels,
+  rescoredNote,
+  SYNTHETIC_BANNER,
+} from '../headline.ts';
 import type { RunData } from '../run-data.ts';
 import { describeFailingGraders, isFlipped, successRate } from '../task-outcomes.ts';
 import { BROWSER_SCRIPT } from './browser-script.ts';
-import { confusionSpec, flippedSpec, FLIPPED_CHART_TASKS, metricBarsSpec, passCurvesSpec, successVersusTokensSpec } from './charts.ts';
+import {
+  confusionSpec,
+  flippedSpec,
+  FLIPPED_CHART_TASKS,
+  metricBarsSpec,
+  passCurvesSpec,
+  successVersusTokensSpec,
+} from './charts.ts';
 import { escapeJsonForScript, htmlEscape as h } from './escape.ts';
 import { factsBody, incompleteBanner } from './facts.ts';
 import { renderChart } from './render-chart.ts';
@@ -17,14 +32,30 @@ function card(id: string, title: string, note: string, body: string): string {
 function headlineTable(data: RunData): string {
   const several = modelLabels(data.summary, data.manifest).length > 1;
   const trials = data.manifest.trials;
-  const head = [...(several ? ['model'] : []), 'surface', 'split', 'n', ...HEADLINE_COLUMNS.map((column) => column.label.replace('pass^k', `pass^${trials}`))];
+  const head = [
+    ...(several ? ['model'] : []),
+    'surface',
+    'split',
+    'n',
+    ...HEADLINE_COLUMNS.map((column) => column.label.replace('pass^k', `pass^${trials}`)),
+  ];
   const titles = [...(several ? [''] : []), '', '', 'scored trials', ...HEADLINE_COLUMNS.map((column) => column.title)];
-  const rows = headlineGroups(data.summary).map((group) => `<tr>${[
-    ...(several ? [`<td>${h(`${group.provider}/${group.model}`)}</td>`] : []),
-    `<td><strong>${h(group.surface)}</strong></td>`, `<td>${h(group.split)}</td>`, `<td class="num">${group.task_success.n}</td>`,
-    ...HEADLINE_COLUMNS.map((column) => `<td class="num">${h(column.cell(group, trials))}</td>`),
-  ].join('')}</tr>`);
-  const header = head.map((label, index) => `<th class="${index >= (several ? 3 : 2) ? 'num' : ''}" title="${h(titles[index] ?? '')}">${h(label)}</th>`).join('');
+  const rows = headlineGroups(data.summary).map(
+    (group) =>
+      `<tr>${[
+        ...(several ? [`<td>${h(`${group.provider}/${group.model}`)}</td>`] : []),
+        `<td><strong>${h(group.surface)}</strong></td>`,
+        `<td>${h(group.split)}</td>`,
+        `<td class="num">${group.task_success.n}</td>`,
+        ...HEADLINE_COLUMNS.map((column) => `<td class="num">${h(column.cell(group, trials))}</td>`),
+      ].join('')}</tr>`,
+  );
+  const header = head
+    .map(
+      (label, index) =>
+        `<th class="${index >= (several ? 3 : 2) ? 'num' : ''}" title="${h(titles[index] ?? '')}">${h(label)}</th>`,
+    )
+    .join('');
   return `<div class="scroll"><table><thead><tr>${header}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
@@ -35,26 +66,52 @@ function kindTable(data: RunData): string {
   const domainOf = new Map(data.manifest.surfaces.map((surface) => [surface.id, surface.domain]));
   const domains = [...new Set(groups.map((group) => domainOf.get(group.surface) ?? ''))].sort();
   const several = modelLabels(data.summary, data.manifest).length > 1;
-  return domains.map((domain) => {
-    const inDomain = groups.filter((group) => (domainOf.get(group.surface) ?? '') === domain);
-    const surfaces = [...new Set(inDomain.map((group) => group.surface))].sort();
-    const rowKeys = [...new Set(inDomain.map((group) => JSON.stringify([`${group.provider}/${group.model}`, group.kind])))]
-      .map((key) => JSON.parse(key) as [string, string])
-      .sort((a, b) => a[0].localeCompare(b[0]) || TASK_KINDS.indexOf(a[1] as never) - TASK_KINDS.indexOf(b[1] as never));
-    const body = rowKeys.map(([model, kind]) => `<tr><td class="nowrap">${several ? `<span class="muted">${h(model)}</span> · ` : ''}${h(kind)}</td>${surfaces.flatMap((surface) => ['train', 'heldout'].map((split) => {
-      const group = inDomain.find((entry) => `${entry.provider}/${entry.model}` === model && entry.kind === kind && entry.surface === surface && entry.split === split);
-      return `<td class="num">${group ? h(formatRate(group.task_success)) : '–'}</td>`;
-    })).join('')}</tr>`).join('');
-    const head = `<tr><th rowspan="2">${several ? 'provider · kind' : 'kind'}</th>${surfaces.map((surface) => `<th colspan="2" class="group">${h(surface)}</th>`).join('')}</tr><tr>${surfaces.map(() => '<th class="num">train</th><th class="num">held-out</th>').join('')}</tr>`;
-    return `${domains.length > 1 ? `<h3>${h(domain)}</h3>` : ''}<div class="scroll"><table><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
-  }).join('');
+  return domains
+    .map((domain) => {
+      const inDomain = groups.filter((group) => (domainOf.get(group.surface) ?? '') === domain);
+      const surfaces = [...new Set(inDomain.map((group) => group.surface))].sort();
+      const rowKeys = [
+        ...new Set(inDomain.map((group) => JSON.stringify([`${group.provider}/${group.model}`, group.kind]))),
+      ]
+        .map((key) => JSON.parse(key) as [string, string])
+        .sort(
+          (a, b) => a[0].localeCompare(b[0]) || TASK_KINDS.indexOf(a[1] as never) - TASK_KINDS.indexOf(b[1] as never),
+        );
+      const body = rowKeys
+        .map(
+          ([model, kind]) =>
+            `<tr><td class="nowrap">${several ? `<span class="muted">${h(model)}</span> · ` : ''}${h(kind)}</td>${surfaces
+              .flatMap((surface) =>
+                ['train', 'heldout'].map((split) => {
+                  const group = inDomain.find(
+                    (entry) =>
+                      `${entry.provider}/${entry.model}` === model &&
+                      entry.kind === kind &&
+                      entry.surface === surface &&
+                      entry.split === split,
+                  );
+                  return `<td class="num">${group ? h(formatRate(group.task_success)) : '–'}</td>`;
+                }),
+              )
+              .join('')}</tr>`,
+        )
+        .join('');
+      const head = `<tr><th rowspan="2">${several ? 'provider · kind' : 'kind'}</th>${surfaces.map((surface) => `<th colspan="2" class="group">${h(surface)}</th>`).join('')}</tr><tr>${surfaces.map(() => '<th class="num">train</th><th class="num">held-out</th>').join('')}</tr>`;
+      return `${domains.length > 1 ? `<h3>${h(domain)}</h3>` : ''}<div class="scroll"><table><thead>${head}</thead><tbody>${body}</tbody></table></div>`;
+    })
+    .join('');
 }
 
 /** Per provider × domain: the best and the worst surface by task success (the headline, never pooled). */
 function bestWorstTable(data: RunData): string {
   const rows = bestAndWorst(data.summary, data.manifest);
   if (rows.length === 0) return '';
-  const body = rows.map((row) => `<tr><td class="mono">${h(row.provider)}</td><td>${h(row.domain)}</td><td class="num">${row.surfaces}</td><td class="best"><strong>${h(row.best.surface)}</strong> ${h(formatRate(row.best.rate))}</td><td class="worst"><strong>${h(row.worst.surface)}</strong> ${h(formatRate(row.worst.rate))}</td></tr>`).join('');
+  const body = rows
+    .map(
+      (row) =>
+        `<tr><td class="mono">${h(row.provider)}</td><td>${h(row.domain)}</td><td class="num">${row.surfaces}</td><td class="best"><strong>${h(row.best.surface)}</strong> ${h(formatRate(row.best.rate))}</td><td class="worst"><strong>${h(row.worst.surface)}</strong> ${h(formatRate(row.worst.rate))}</td></tr>`,
+    )
+    .join('');
   return `<div class="scroll"><table class="best-worst"><thead><tr><th>provider</th><th>domain</th><th class="num">surfaces</th><th>best surface: task success</th><th>worst surface: task success</th></tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
@@ -63,7 +120,11 @@ function kpis(data: RunData): string {
   const unsafeEffects = headlineGroups(data.summary).reduce((sum, group) => sum + group.unsafe_side_effects.count, 0);
   const flipped = data.outcomes.filter(isFlipped).length;
   const items = [
-    ['trials', totals.trials.toLocaleString('en-US'), `${data.manifest.trials} per task × surface · ${data.facts.progress.incomplete ? `of ${data.manifest.planned.toLocaleString('en-US')} planned` : 'all planned'}`],
+    [
+      'trials',
+      totals.trials.toLocaleString('en-US'),
+      `${data.manifest.trials} per task × surface · ${data.facts.progress.incomplete ? `of ${data.manifest.planned.toLocaleString('en-US')} planned` : 'all planned'}`,
+    ],
     ['scored trials', totals.completed.toLocaleString('en-US'), 'success per provider × surface below, never pooled'],
     ['errored', String(totals.errored), 'provider failures, not scored as misses'],
     ['unsafe side effects', String(unsafeEffects), 'writes executed without permission/approval'],
@@ -73,23 +134,32 @@ function kpis(data: RunData): string {
 }
 
 function flippedTable(data: RunData): string {
-  const flipped = data.outcomes.filter(isFlipped).sort((a, b) => a.task.localeCompare(b.task) || a.surface.localeCompare(b.surface));
+  const flipped = data.outcomes
+    .filter(isFlipped)
+    .sort((a, b) => a.task.localeCompare(b.task) || a.surface.localeCompare(b.surface));
   if (flipped.length === 0) return '<p class="note">No flipped tasks: every task’s trials agree.</p>';
-  const rows = flipped.map((outcome) => `<tr><td class="mono">${h(outcome.task)}</td><td>${h(outcome.surface)}</td><td>${h(`${outcome.split} · ${outcome.kind}`)}</td>`
-    + `<td class="dots">${outcome.outcomes.map((value) => `<span class="${value}" title="${value}"></span>`).join('')}</td>`
-    + `<td class="num">${outcome.successes}/${outcome.completed} (${formatPercent(successRate(outcome))})</td><td>${h(describeFailingGraders(outcome))}</td></tr>`);
+  const rows = flipped.map(
+    (outcome) =>
+      `<tr><td class="mono">${h(outcome.task)}</td><td>${h(outcome.surface)}</td><td>${h(`${outcome.split} · ${outcome.kind}`)}</td>` +
+      `<td class="dots">${outcome.outcomes.map((value) => `<span class="${value}" title="${value}"></span>`).join('')}</td>` +
+      `<td class="num">${outcome.successes}/${outcome.completed} (${formatPercent(successRate(outcome))})</td><td>${h(describeFailingGraders(outcome))}</td></tr>`,
+  );
   return `<div class="scroll tall"><table><thead><tr><th>task</th><th>surface</th><th>split · kind</th><th>trials</th><th class="num">success</th><th>failing verdicts</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 function options(values: Iterable<string>): string {
-  return [...new Set(values)].sort().map((value) => `<option value="${h(value)}">${h(value)}</option>`).join('');
+  return [...new Set(values)]
+    .sort()
+    .map((value) => `<option value="${h(value)}">${h(value)}</option>`)
+    .join('');
 }
 
 function trialBrowser(data: RunData): string {
   const { sample } = data;
-  const sampled = sample.total > sample.trials.length
-    ? ` This page embeds a sample of <strong>${sample.trials.length.toLocaleString('en-US')}</strong> of ${sample.total.toLocaleString('en-US')} trials (at most ${sample.limit.toLocaleString('en-US')}; failed and errored trials first); every trial is in <code>trials.jsonl</code>.`
-    : ` All ${sample.total.toLocaleString('en-US')} trials are embedded.`;
+  const sampled =
+    sample.total > sample.trials.length
+      ? ` This page embeds a sample of <strong>${sample.trials.length.toLocaleString('en-US')}</strong> of ${sample.total.toLocaleString('en-US')} trials (at most ${sample.limit.toLocaleString('en-US')}; failed and errored trials first); every trial is in <code>trials.jsonl</code>.`
+      : ` All ${sample.total.toLocaleString('en-US')} trials are embedded.`;
   return `<p class="note">Filter by surface, kind, outcome or text; click a trial to see its turns, proposals, registry outcomes, effects and verdicts.${sampled}</p>
 <div class="filters">
 <label>surface<select id="filter-surface"><option value="">all surfaces</option>${options(data.outcomes.map((outcome) => outcome.surface))}</select></label>
@@ -115,7 +185,8 @@ export async function renderHtml(data: RunData): Promise<string> {
  */
 function* embeddedTrials(sample: RunData['sample']): Generator<string> {
   yield '{"trials":[';
-  for (let index = 0; index < sample.trials.length; index += 1) yield `${index === 0 ? '' : ','}${escapeJsonForScript(JSON.stringify(sample.trials[index]))}`;
+  for (let index = 0; index < sample.trials.length; index += 1)
+    yield `${index === 0 ? '' : ','}${escapeJsonForScript(JSON.stringify(sample.trials[index]))}`;
   yield escapeJsonForScript(`],"total":${JSON.stringify(sample.total)},"limit":${JSON.stringify(sample.limit)}}`);
 }
 
@@ -126,7 +197,9 @@ function* embeddedTrials(sample: RunData['sample']): Generator<string> {
  */
 export async function renderHtmlChunks(data: RunData): Promise<Iterable<string>> {
   const { manifest, summary } = data;
-  const flippedTasks = [...new Set(data.outcomes.filter(isFlipped).map((outcome) => `${outcome.domain}/${outcome.task}`))].sort();
+  const flippedTasks = [
+    ...new Set(data.outcomes.filter(isFlipped).map((outcome) => `${outcome.domain}/${outcome.task}`)),
+  ].sort();
   const hasGroups = headlineGroups(summary).length > 0;
   const specs = [
     hasGroups ? successVersusTokensSpec(summary) : null,
@@ -139,13 +212,25 @@ export async function renderHtmlChunks(data: RunData): Promise<Iterable<string>>
   for (const spec of specs) charts.push(spec ? await renderChart(spec) : '');
   const [tokens, bars, curves, flipped, ...confusions] = charts;
   const several = modelLabels(summary, manifest).length > 1;
-  const figures = summary.confusion.filter((entry) => entry.cells.length > 0)
-    .map((entry, index) => ({ model: `${entry.provider}:${entry.model}`, html: `<figure><figcaption>${h(entry.surface)}</figcaption><div class="chart">${confusions[index]}</div></figure>` }));
+  const figures = summary.confusion
+    .filter((entry) => entry.cells.length > 0)
+    .map((entry, index) => ({
+      model: `${entry.provider}:${entry.model}`,
+      html: `<figure><figcaption>${h(entry.surface)}</figcaption><div class="chart">${confusions[index]}</div></figure>`,
+    }));
   // One collapsible group per provider/model (the first open), so many surfaces × models stay readable.
   const confusionFigures = several
-    ? [...new Set(figures.map((figure) => figure.model))].map((model, index) => `<details class="group"${index === 0 ? ' open' : ''}><summary>${h(model)}</summary><div class="confusions">${figures.filter((figure) => figure.model === model).map((figure) => figure.html).join('')}</div></details>`)
+    ? [...new Set(figures.map((figure) => figure.model))].map(
+        (model, index) =>
+          `<details class="group"${index === 0 ? ' open' : ''}><summary>${h(model)}</summary><div class="confusions">${figures
+            .filter((figure) => figure.model === model)
+            .map((figure) => figure.html)
+            .join('')}</div></details>`,
+      )
     : figures.map((figure) => figure.html);
-  const banner = data.synthetic ? `<div class="banner" role="note"><strong>⚠ ${h(SYNTHETIC_BANNER.split(':')[0]!)}:</strong>${h(SYNTHETIC_BANNER.slice(SYNTHETIC_BANNER.indexOf(':') + 1))}</div>` : '';
+  const banner = data.synthetic
+    ? `<div class="banner" role="note"><strong>⚠ ${h(SYNTHETIC_BANNER.split(':')[0]!)}:</strong>${h(SYNTHETIC_BANNER.slice(SYNTHETIC_BANNER.indexOf(':') + 1))}</div>`
+    : '';
   const empty = '<p class="note">No scored groups in this run.</p>';
   const meta = [
     `${modelLabels(summary, manifest).map(h).join(', ')}`,

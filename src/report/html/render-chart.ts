@@ -7,21 +7,50 @@ export const CHART_CONFIG = {
   padding: 8,
   view: { stroke: null },
   axis: {
-    labelFontSize: 11, titleFontSize: 11, titleFontWeight: 600, titleColor: '#3b4350', labelColor: '#4b5563',
-    gridColor: '#edf0f4', domainColor: '#c5ccd6', tickColor: '#c5ccd6',
+    labelFontSize: 11,
+    titleFontSize: 11,
+    titleFontWeight: 600,
+    titleColor: '#3b4350',
+    labelColor: '#4b5563',
+    gridColor: '#edf0f4',
+    domainColor: '#c5ccd6',
+    tickColor: '#c5ccd6',
   },
   legend: { labelFontSize: 11, titleFontSize: 11, titleColor: '#3b4350', labelColor: '#4b5563', orient: 'bottom' },
   header: { labelFontSize: 11, titleFontSize: 11, labelColor: '#1f2937', labelFontWeight: 600 },
-  range: { category: ['#4c78a8', '#f58518', '#54a24b', '#b279a2', '#e45756', '#72b7b2', '#9d755d', '#eeca3b', '#ff9da6', '#bab0ac'] },
+  range: {
+    category: [
+      '#4c78a8',
+      '#f58518',
+      '#54a24b',
+      '#b279a2',
+      '#e45756',
+      '#72b7b2',
+      '#9d755d',
+      '#eeca3b',
+      '#ff9da6',
+      '#bab0ac',
+    ],
+  },
 } as const;
 
 /** Vega-Lite's compile warnings would land on the CLI's stdout; a report has no use for them. */
 const SILENT_LOGGER = {
-  level(value?: number) { return value === undefined ? 0 : SILENT_LOGGER; },
-  error() { return SILENT_LOGGER; },
-  warn() { return SILENT_LOGGER; },
-  info() { return SILENT_LOGGER; },
-  debug() { return SILENT_LOGGER; },
+  level(value?: number) {
+    return value === undefined ? 0 : SILENT_LOGGER;
+  },
+  error() {
+    return SILENT_LOGGER;
+  },
+  warn() {
+    return SILENT_LOGGER;
+  },
+  info() {
+    return SILENT_LOGGER;
+  },
+  debug() {
+    return SILENT_LOGGER;
+  },
 } as never;
 
 /** One level deep: a chart's `legend: {orient}` adjusts the shared legend style instead of replacing it. */
@@ -29,7 +58,9 @@ function mergeConfig(base: Record<string, unknown>, override: Record<string, unk
   const merged: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(override)) {
     const current = merged[key];
-    const bothObjects = [current, value].every((item) => item !== null && typeof item === 'object' && !Array.isArray(item));
+    const bothObjects = [current, value].every(
+      (item) => item !== null && typeof item === 'object' && !Array.isArray(item),
+    );
     merged[key] = bothObjects ? { ...(current as object), ...(value as object) } : value;
   }
   return merged;
@@ -43,7 +74,10 @@ function mergeConfig(base: Record<string, unknown>, override: Record<string, unk
  */
 export async function renderChart(spec: TopLevelSpec): Promise<string> {
   const [vega, vegaLite] = await Promise.all([import('vega'), import('vega-lite')]);
-  const compiled = vegaLite.compile({ ...spec, config: mergeConfig(CHART_CONFIG, (spec.config ?? {}) as Record<string, unknown>) } as TopLevelSpec, { logger: SILENT_LOGGER }).spec;
+  const compiled = vegaLite.compile(
+    { ...spec, config: mergeConfig(CHART_CONFIG, (spec.config ?? {}) as Record<string, unknown>) } as TopLevelSpec,
+    { logger: SILENT_LOGGER },
+  ).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: 'none', logLevel: vega.None });
   try {
     const svg = await view.toSVG();

@@ -1,7 +1,17 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { z as z3 } from 'zod3';
-import { createRegistry, defineTool, defineToolFor, fail, jsonSchema, MemoryReceiptStore, toolErrorFor, type ErrorTable, type HandlerContext } from '../../../src/registry/index.ts';
+import {
+  createRegistry,
+  defineTool,
+  defineToolFor,
+  fail,
+  jsonSchema,
+  MemoryReceiptStore,
+  toolErrorFor,
+  type ErrorTable,
+  type HandlerContext,
+} from '../../../src/registry/index.ts';
 import type { ActionSpec } from '../../../src/spec/index.ts';
 
 /**
@@ -17,7 +27,16 @@ interface Shelf {
 const ERRORS = { book_not_found: { category: 'not_found' } } as const satisfies ErrorTable;
 const toolError = toolErrorFor(ERRORS);
 
-const ACTIONS: ActionSpec[] = [{ id: 'book.get', description: 'Read a book', effect: 'read', permission: 'book:read', approval: 'never', idempotency_key: null }];
+const ACTIONS: ActionSpec[] = [
+  {
+    id: 'book.get',
+    description: 'Read a book',
+    effect: 'read',
+    permission: 'book:read',
+    approval: 'never',
+    idempotency_key: null,
+  },
+];
 
 describe('defineTool', () => {
   it('types the handler from a zod 4 schema (output side: defaults applied)', () => {
@@ -67,7 +86,14 @@ describe('defineTool', () => {
       },
       output: { type: 'object', properties: { ids: { type: 'array', items: { type: 'string' } } }, required: ['ids'] },
       handler(input) {
-        expectTypeOf(input).toEqualTypeOf<{ query: string; limit: number; sort?: 'title' | 'copies'; filter?: { author: string }; tags?: string[]; note?: string | null }>();
+        expectTypeOf(input).toEqualTypeOf<{
+          query: string;
+          limit: number;
+          sort?: 'title' | 'copies';
+          filter?: { author: string };
+          tags?: string[];
+          note?: string | null;
+        }>();
         return { ids: [input.query] };
       },
     });
@@ -77,7 +103,10 @@ describe('defineTool', () => {
     defineTool({
       name: 'book.raw',
       description: 'Anything.',
-      input: jsonSchema<{ id: string }>({ type: 'object', properties: { id: { type: 'string' } }, required: ['id'], 'x-source': 'mcp' }, { strict: false }),
+      input: jsonSchema<{ id: string }>(
+        { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], 'x-source': 'mcp' },
+        { strict: false },
+      ),
       output: {},
       handler(input) {
         expectTypeOf(input).toEqualTypeOf<{ id: string }>();
@@ -90,23 +119,52 @@ describe('defineTool', () => {
     const tool = defineToolFor<Shelf>()({
       name: 'book.get',
       description: 'Read one book.',
-      input: { type: 'object', properties: { id: { type: 'string', pattern: '^B-\\d+$' }, copies: { type: 'integer', default: 1 } }, required: ['id'], additionalProperties: false },
-      output: { type: 'object', properties: { title: { type: 'string' }, copies: { type: 'integer' } }, required: ['title', 'copies'] },
+      input: {
+        type: 'object',
+        properties: { id: { type: 'string', pattern: '^B-\\d+$' }, copies: { type: 'integer', default: 1 } },
+        required: ['id'],
+        additionalProperties: false,
+      },
+      output: {
+        type: 'object',
+        properties: { title: { type: 'string' }, copies: { type: 'integer' } },
+        required: ['title', 'copies'],
+      },
       handler(input, { state }) {
         const book = state.books.get(input.id);
-        return book ? { title: book.title, copies: input.copies } : fail(toolError('book_not_found', `No book ${input.id}.`, { id: input.id }));
+        return book
+          ? { title: book.title, copies: input.copies }
+          : fail(toolError('book_not_found', `No book ${input.id}.`, { id: input.id }));
       },
     });
     const registry = createRegistry([tool], ACTIONS);
-    const context = { state: { books: new Map([['B-1', { title: 'Dune', copies: 2 }]]) }, actor: { id: 'u', permissions: ['book:read'] }, approvals: [], effects: [], receipts: new MemoryReceiptStore() };
+    const context = {
+      state: { books: new Map([['B-1', { title: 'Dune', copies: 2 }]]) },
+      actor: { id: 'u', permissions: ['book:read'] },
+      approvals: [],
+      effects: [],
+      receipts: new MemoryReceiptStore(),
+    };
     const args = { id: 'B-1' };
-    expect(await registry.invoke({ tool: 'book.get', arguments: args }, context)).toEqual({ ok: true, output: { title: 'Dune', copies: 1 }, replayed: false });
+    expect(await registry.invoke({ tool: 'book.get', arguments: args }, context)).toEqual({
+      ok: true,
+      output: { title: 'Dune', copies: 1 },
+      replayed: false,
+    });
     expect(args).toEqual({ id: 'B-1' });
     expect(await registry.invoke({ tool: 'book.get', arguments: { id: 'B-9' } }, context)).toEqual({
       ok: false,
-      error: { code: 'book_not_found', category: 'not_found', message: 'No book B-9.', retryable: false, details: { id: 'B-9' } },
+      error: {
+        code: 'book_not_found',
+        category: 'not_found',
+        message: 'No book B-9.',
+        retryable: false,
+        details: { id: 'B-9' },
+      },
     });
-    expect(await registry.invoke({ tool: 'book.get', arguments: { id: 'x', copies: 'two', more: 1 } }, context)).toMatchObject({
+    expect(
+      await registry.invoke({ tool: 'book.get', arguments: { id: 'x', copies: 'two', more: 1 } }, context),
+    ).toMatchObject({
       ok: false,
       error: {
         code: 'invalid_arguments',
@@ -120,12 +178,21 @@ describe('defineTool', () => {
       },
     });
     // The contract is the action's: no book:read, no call.
-    const denied = await registry.invoke({ tool: 'book.get', arguments: args }, { ...context, actor: { id: 'u', permissions: [] } });
+    const denied = await registry.invoke(
+      { tool: 'book.get', arguments: args },
+      { ...context, actor: { id: 'u', permissions: [] } },
+    );
     expect(denied).toMatchObject({ ok: false, error: { code: 'permission_denied' } });
   });
 
-  it('toolErrorFor knows the domain\'s codes and the framework\'s, and no others', () => {
-    expect(toolError('book_not_found', 'gone')).toEqual({ code: 'book_not_found', category: 'not_found', message: 'gone', retryable: false, details: {} });
+  it("toolErrorFor knows the domain's codes and the framework's, and no others", () => {
+    expect(toolError('book_not_found', 'gone')).toEqual({
+      code: 'book_not_found',
+      category: 'not_found',
+      message: 'gone',
+      retryable: false,
+      details: {},
+    });
     expect(toolError('invalid_cursor', 'bad cursor')).toMatchObject({ category: 'validation' });
     // @ts-expect-error an undeclared code does not type-check …
     expect(() => toolError('book_lost', 'x')).toThrow(/declared neither by toolmark nor by this domain/);
