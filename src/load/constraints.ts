@@ -1,4 +1,5 @@
 import type { Constraint } from '../spec/index.ts';
+import { compileLinearRegex } from '../spec/linear-regex.ts';
 import { closest } from '../spec/suggest.ts';
 
 const OPERATORS = ['regex', 'one_of', 'contains', 'any', 'default'] as const;
@@ -7,7 +8,8 @@ const OPERATORS = ['regex', 'one_of', 'contains', 'any', 'default'] as const;
  * Problems zod's union cannot see: `Constraint` accepts any JSON value as a
  * literal, so `{regx: "^T-"}` or `{regex: 5}` would silently become a literal
  * object to compare against. An object whose only key is (or nearly is) an
- * operator is read as an operator and checked; a regex must compile.
+ * operator is read as an operator and checked; a regex must compile on the
+ * linear-time engine the graders use (src/spec/linear-regex.ts).
  * Returns a message and an optional suggestion, or null when fine.
  */
 export function checkConstraint(value: Constraint): { message: string; expected?: string; suggestion?: string } | null {
@@ -37,12 +39,7 @@ export function checkConstraint(value: Constraint): { message: string; expected?
     case 'regex':
       if (typeof argument !== 'string')
         return { message: 'regex must be a string', expected: 'a JavaScript regular expression as a string' };
-      try {
-        new RegExp(argument);
-      } catch (error) {
-        return { message: `regex does not compile: ${(error as Error).message}` };
-      }
-      return null;
+      return regexProblem(argument);
     case 'one_of':
       return Array.isArray(argument) && argument.length > 0
         ? null
@@ -57,4 +54,10 @@ export function checkConstraint(value: Constraint): { message: string; expected?
     default:
       return argument === true ? null : { message: 'any must be true', expected: '{any: true}' };
   }
+}
+
+/** A task pattern that the graders' linear-time engine cannot compile, as a load problem; null when it compiles. */
+export function regexProblem(source: string, options: { ignoreCase?: boolean } = {}): { message: string } | null {
+  const compiled = compileLinearRegex(source, options);
+  return 'error' in compiled ? { message: `regex does not compile: ${compiled.error}` } : null;
 }

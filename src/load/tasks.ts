@@ -11,7 +11,7 @@ import {
 } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { errorCodeSpec, toolSchemaOf } from '../registry/index.ts';
-import { checkConstraint } from './constraints.ts';
+import { checkConstraint, regexProblem } from './constraints.ts';
 import { readSourceFile, type FieldPath, type SourceFile } from './source-file.ts';
 import { closest } from '../spec/suggest.ts';
 import { yamlFilesIn } from './surfaces.ts';
@@ -112,11 +112,8 @@ export function checkTask(located: LocatedTask, domain: Domain, issues: ConfigIs
       expected: 'ask_about only in a must-abstain task',
     });
   if (expect.ask_about !== undefined && !Array.isArray(expect.ask_about)) {
-    try {
-      new RegExp(expect.ask_about.regex, 'iu');
-    } catch (error) {
-      at(['expect', 'ask_about', 'regex'], { message: `regex does not compile: ${(error as Error).message}` });
-    }
+    const problem = regexProblem(expect.ask_about.regex, { ignoreCase: true });
+    if (problem) at(['expect', 'ask_about', 'regex'], problem);
   }
   if (rules.distractors && !expect.distractors?.length)
     at(['expect'], { message: `a ${task.kind} task names its near-synonym distractors in expect.distractors` });

@@ -1,4 +1,5 @@
 import type { AskAbout, CallRecord, ModelTurn } from '../spec/index.ts';
+import { compileLinearRegex, type LinearRegex } from '../spec/linear-regex.ts';
 import { isMalformed } from './call-view.ts';
 import { questionsIn } from './questions.ts';
 
@@ -25,16 +26,13 @@ export type AbstentionClass = (typeof ABSTENTION_CLASSES)[number];
 /** The classes that are abstentions (no call at all). */
 export const ABSTAINED: ReadonlySet<AbstentionClass> = new Set(['answered', 'asked_for_information']);
 
-// Patterns come from task files; compile each once (case-insensitive, like the word list).
-const patterns = new Map<string, RegExp | null>();
-function pattern(source: string): RegExp | null {
+// Patterns come from task files; compile each once (case-insensitive, like the word list), on the linear-time engine.
+const patterns = new Map<string, LinearRegex | null>();
+function pattern(source: string): LinearRegex | null {
   let compiled = patterns.get(source);
   if (compiled === undefined) {
-    try {
-      compiled = new RegExp(source, 'iu');
-    } catch {
-      compiled = null; // the loader rejects bad patterns; a stray one never matches
-    }
+    const result = compileLinearRegex(source, { ignoreCase: true });
+    compiled = 'regex' in result ? result.regex : null; // the loader rejects bad patterns; a stray one never matches
     patterns.set(source, compiled);
   }
   return compiled;

@@ -1,4 +1,5 @@
 import { canonicalJson, type ArgConstraints, type Constraint } from '../spec/index.ts';
+import { compileLinearRegex, type LinearRegex } from '../spec/linear-regex.ts';
 
 /**
  * Constraint matching, shared by `args`, sequence step args and
@@ -70,16 +71,13 @@ function sameJson(left: unknown, right: unknown): boolean {
   return leftKeys === rightKeys;
 }
 
-// Regexes come from task files; compile each once.
-const regexCache = new Map<string, RegExp | null>();
-function compile(source: string): RegExp | null {
+// Regexes come from task files; compile each once, on the linear-time engine (a crafted argument cannot hang it).
+const regexCache = new Map<string, LinearRegex | null>();
+function compile(source: string): LinearRegex | null {
   let compiled = regexCache.get(source);
   if (compiled === undefined) {
-    try {
-      compiled = new RegExp(source);
-    } catch {
-      compiled = null; // the loader rejects bad patterns; a stray one simply never matches
-    }
+    const result = compileLinearRegex(source);
+    compiled = 'regex' in result ? result.regex : null; // the loader rejects bad patterns; a stray one simply never matches
     regexCache.set(source, compiled);
   }
   return compiled;
