@@ -18,7 +18,7 @@ import {
   toolChangeWords,
   costChange,
 } from './compare-wording.ts';
-import { markdownCell } from './markdown.ts';
+import { markdownCell, markdownCode } from './markdown-escape.ts';
 
 /**
  * report.md of `toolmark compare --out`, for a pull request comment: the
@@ -64,7 +64,7 @@ function verdictRows(comparison: Comparison, split: string): string[][] {
 }
 
 /** Inline code in a table cell: the text escaped, never its backticks. */
-const code = (text: string) => `\`${markdownCell(text)}\``;
+const code = markdownCode;
 
 /** A table of cells already escaped (plain text through `markdownCell`, code through `code`). */
 function table(header: string[], rows: string[][]): string[] {
@@ -76,7 +76,7 @@ function table(header: string[], rows: string[][]): string[] {
 }
 
 function surfaceSection(diff: SurfaceDiff, withDiffs: boolean): string[] {
-  const title = `**${markdownCell(diff.domain)}**: \`${markdownCell(diff.a?.id ?? '—')}\` → \`${markdownCell(diff.b?.id ?? '—')}\``;
+  const title = `**${markdownCell(diff.domain)}**: ${markdownCode(diff.a?.id ?? '—')} → ${markdownCode(diff.b?.id ?? '—')}`;
   const lines = [`${title} — ${surfaceSummary(diff)}.`, ''];
   if (diff.unavailable !== null) return lines;
   const changed = changedTools(diff);
@@ -144,7 +144,7 @@ function render(review: CompareReview, options: { diffs: boolean; flipped: numbe
   const { comparison, decision } = review;
   const tone = decisionTone(decision.outcome);
   const lines = [
-    `## toolmark compare: \`${markdownCell(comparison.a.label)}\` → \`${markdownCell(comparison.b.label)}\``,
+    `## toolmark compare: ${markdownCode(comparison.a.label)} → ${markdownCode(comparison.b.label)}`,
     '',
     `### ${EMOJI[tone]} ${DECISION_LABELS[decision.outcome]}`,
     '',

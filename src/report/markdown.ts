@@ -6,6 +6,7 @@ import {
   SYNTHETIC_BANNER,
   formatPercent,
 } from './headline.ts';
+import { markdownCell, markdownCode } from './markdown-escape.ts';
 import type { RunData } from './run-data.ts';
 import { errorLines, incompleteNote, turnLine, usageLines } from './run-facts.ts';
 import { describeFailingGraders, isFlipped, mostFailures, successRate } from './task-outcomes.ts';
@@ -15,14 +16,7 @@ const MAX_HEADLINE_ROWS = 24;
 const MAX_FAILURE_ROWS = 8;
 const MAX_FLIPPED_NAMED = 6;
 
-/** Escapes text for a Markdown table cell or inline span. */
-export function markdownCell(text: string): string {
-  return text
-    .replace(/\\/g, '\\\\')
-    .replace(/\|/g, '\\|')
-    .replace(/[\r\n]+/g, ' ')
-    .replace(/`/g, "'");
-}
+export { markdownCell, markdownCode } from './markdown-escape.ts';
 
 /** A Markdown table; `numeric` lists the right-aligned columns. */
 function table(header: string[], rows: string[][], numeric: (index: number) => boolean): string[] {
@@ -43,7 +37,7 @@ export function renderMarkdown(data: RunData): string {
   const surfaces = new Set(groups.map((group) => group.surface));
   const splits = new Set(groups.map((group) => group.split));
   const tasks = new Set(data.outcomes.map((outcome) => `${outcome.domain}/${outcome.task}`));
-  const lines: string[] = [`## toolmark run \`${markdownCell(summary.run_id)}\``, ''];
+  const lines: string[] = [`## toolmark run ${markdownCode(summary.run_id)}`, ''];
 
   if (data.synthetic) lines.push(`> ⚠️ **${SYNTHETIC_BANNER.replace(':', ':**')}`, '');
   if (manifest.rescored) lines.push(`> ${rescoredNote(manifest.rescored)}`, '');
@@ -57,7 +51,7 @@ export function renderMarkdown(data: RunData): string {
   lines.push(
     `${surfaces.size} surface${surfaces.size === 1 ? '' : 's'} × ${splits.size} split${splits.size === 1 ? '' : 's'} · ` +
       `${tasks.size} tasks × ${trials} trial${trials === 1 ? '' : 's'} · ${totals.trials} trials, ${erroredNote} · ` +
-      `${models.map((label) => `\`${markdownCell(label)}\``).join(', ')}`,
+      models.map(markdownCode).join(', '),
     '',
   );
 
@@ -103,7 +97,7 @@ export function renderMarkdown(data: RunData): string {
         [...(several ? ['model'] : []), 'task', 'surface', 'split · kind', 'success', 'failing verdicts'],
         worst.map((outcome) => [
           ...(several ? [markdownCell(`${outcome.provider}/${outcome.model}`)] : []),
-          `\`${markdownCell(outcome.task)}\``,
+          markdownCode(outcome.task),
           markdownCell(outcome.surface),
           `${outcome.split} · ${outcome.kind}`,
           `${outcome.successes}/${outcome.completed} (${formatPercent(successRate(outcome))})`,
@@ -121,7 +115,7 @@ export function renderMarkdown(data: RunData): string {
       .slice(0, MAX_FLIPPED_NAMED)
       .map(
         (outcome) =>
-          `\`${markdownCell(outcome.task)}\` on ${markdownCell(outcome.surface)} (${outcome.successes}/${outcome.completed})`,
+          `${markdownCode(outcome.task)} on ${markdownCell(outcome.surface)} (${outcome.successes}/${outcome.completed})`,
       );
     const more = flipped.length > MAX_FLIPPED_NAMED ? `, and ${flipped.length - MAX_FLIPPED_NAMED} more` : '';
     lines.push(

@@ -9,10 +9,10 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../../src/cli/main.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { FIXTURES, materialize } from '../load/materialize.ts';
 import { listFiles, runCli, type CliResult } from '../helpers/cli.ts';
+import { runInProcess } from '../helpers/in-process-cli.ts';
 
 const CORPUS = path.join(FIXTURES, 'bad-input');
 /** Cassette cases select exactly one trial, so one bad turn is one message. */
@@ -327,26 +327,6 @@ function expectOneClearMessage(result: CliResult, out: string, at: string, messa
   // No results folder, not even an empty one (and nothing else under it).
   expect(existsSync(out) ? listFiles(out) : []).toEqual([]);
   expect(existsSync(out)).toBe(false);
-}
-
-/**
- * The CLI's entry point in this process, stdout and stderr captured: the
- * same code path as `node bin/toolmark.js` minus the Node start-up, so 80
- * rows fit the time budget. A few rows also run as a real child process
- * below, to prove the process-level exit code and stderr.
- */
-async function runInProcess(args: string[]): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => ((stderr += String(chunk)), true));
-  try {
-    const code = await main(args);
-    return { code, signal: null, stdout, stderr };
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-  }
 }
 
 async function runRow(
