@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { CassetteLine, ConfigError } from '../../src/spec/index.ts';
 import type { ConfigIssue } from '../../src/spec/index.ts';
 import { isCassetteLineShape } from '../../src/spec/index.ts';
@@ -20,8 +20,16 @@ export interface LocatedLine {
 export function readCassetteFile(file: string): LocatedLine[] {
   let text: string;
   try {
+    // Reading a FIFO (or a device) would block until someone writes to it: refuse anything but a file.
+    if (!statSync(file).isFile())
+      throw new ConfigError({
+        file,
+        message: 'cannot read cassette: not a regular file (a folder, FIFO, socket or device)',
+        expected: 'a JSONL file',
+      });
     text = readFileSync(file, 'utf8');
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     throw new ConfigError({
       file,
       message: `cannot read cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../spec/errors.ts';
+import { printable } from './terminal-text.ts';
 
 /**
  * Each command lives in its own module under ./commands and is imported only
@@ -75,10 +76,12 @@ export async function main(argv: string[]): Promise<number> {
       return error.exitCode === 0 ? 0 : 2;
     }
     if (error instanceof ConfigError) {
-      process.stderr.write(`error: ${error.message}\n`);
+      process.stderr.write(`error: ${printable(error.message)}\n`);
       return 2;
     }
-    process.stderr.write(`toolmark: internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.stderr.write(
+      `toolmark: internal error: ${printable(error instanceof Error ? (error.stack ?? '') : String(error))}\n`,
+    );
     return 3;
   }
 }

@@ -1,5 +1,6 @@
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { importUserModule, userModuleIssue } from '../load/user-module.ts';
+import { guardUserCode } from '../load/user-code-guard.ts';
 import { z } from 'zod';
 import { readSourceFile } from '../load/source-file.ts';
 import { zodIssuesToConfigIssues } from '../load/zod-issues.ts';
@@ -115,7 +116,9 @@ export async function loadContractCases(file: string, root = process.cwd()): Pro
   const domainPath = resolve(dirname(path), spec.domain);
   let module: { default?: unknown };
   try {
-    module = await importUserModule(domainPath);
+    module = await guardUserCode(`importing ${spec.domain}`, relative(root, domainPath), () =>
+      importUserModule(domainPath),
+    );
   } catch (error) {
     throw new ConfigError(userModuleIssue(error, domainPath, root, `cannot import ${spec.domain}`));
   }

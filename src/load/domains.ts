@@ -1,4 +1,4 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ActionSpec, type ConfigIssue } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
@@ -7,6 +7,7 @@ import { closest } from '../spec/suggest.ts';
 import { DOMAIN_YAML, exists, loadYamlDomain } from './yaml-domain.ts';
 import { checkDomainTools } from './domain-tools.ts';
 import { importUserModule, userModuleIssue } from './user-module.ts';
+import { guardUserCode, UserCodeStopped } from './user-code-guard.ts';
 
 /** A domain module found on disk and imported. */
 export interface FoundDomain {
@@ -16,6 +17,13 @@ export interface FoundDomain {
   domain: Domain;
 }
 
+async function isFolder(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+}
+
 /** Folder names under `suites/` that hold a `domain.ts` or a `domain.yaml`. */
 export async function discoverDomainNames(root: string): Promise<string[]> {
   const suites = join(root, 'suites');
@@ -23,7 +31,8 @@ export async function discoverDomainNames(root: string): Promise<string[]> {
   const entries = await readdir(suites, { withFileTypes: true });
   const names: string[] = [];
   for (const entry of entries) {
-    if (!entry.isDirectory()) continue;
+    // A linked domain folder is followed, like a linked task file (src/load/yaml-files.ts).
+    if (!entry.isDirectory() && !(entry.isSymbolicLink() && (await isFolder(join(suites, entry.name))))) continue;
     if ((await exists(join(suites, entry.name, 'domain.ts'))) || (await exists(join(suites, entry.name, DOMAIN_YAML))))
       names.push(entry.name);
   }
@@ -113,6 +122,32 @@ export function chooseDomains(
 }
 
 /**
+ * Does createState hand out one object to every caller? Then trials would
+ * change each other's state. Called twice at load (each state torn down);
+ * not for a module whose shape is wrong (its own issue follows).
+ */
+async function sharesState(candidate: unknown): Promise<boolean> {
+  const domain = candidate as Partial<Domain> | undefined;
+  if (!domain || typeof domain.createState !== 'function') return false;
+  let first: unknown;
+  let second: unknown;
+  try {
+    first = await domain.createState();
+    second = await domain.createState();
+  } catch (error) {
+    // A createState that fails (a server that does not start here) fails each trial, as it always did.
+    if (error instanceof UserCodeStopped) throw error;
+    return false;
+  }
+  const shared = first !== null && (typeof first === 'object' || typeof first === 'function') && first === second;
+  if (typeof domain.teardown === 'function') {
+    await domain.teardown(first);
+    if (!shared) await domain.teardown(second);
+  }
+  return shared;
+}
+
+/**
  * Import `suites/<name>/domain.ts` and check its shape. Import failures and
  * malformed domains are issues, not crashes: a user's domain file is input.
  */
@@ -125,10 +160,18 @@ export async function importDomain(root: string, name: string, issues: ConfigIss
   const file = join(dir, 'domain.ts');
   const display = relative(root, file);
   let module: { default?: unknown };
+  let sharedState = false;
   try {
-    module = await importUserModule(file);
+    // Under a time limit, with process.exit refused (src/load/user-code-guard.ts).
+    module = await guardUserCode('importing the domain module', display, () => importUserModule(file));
   } catch (error) {
     issues.push(userModuleIssue(error, file, root, 'could not import the domain module'));
+    return null;
+  }
+  try {
+    sharedState = await guardUserCode('calling createState twice', display, () => sharesState(module.default));
+  } catch (error) {
+    issues.push(userModuleIssue(error, file, root, 'createState'));
     return null;
   }
   const domain = module.default as Domain | undefined;
@@ -144,6 +187,12 @@ export async function importDomain(root: string, name: string, issues: ConfigIss
   if (typeof domain.createState !== 'function') problem('createState must be a function', 'createState');
   if (!domain.views || typeof domain.views !== 'object') problem('views must be an object of functions', 'views');
   if (issues.length > before) return null;
+  if (sharedState)
+    problem(
+      'createState returned the same object twice: every trial would share (and change) one state',
+      'createState',
+      'a fresh object per call, e.g. createState: () => ({ notes: new Map() })',
+    );
   if (domain.name !== name)
     problem(`domain name "${domain.name}" differs from its folder "${name}"`, 'name', `"${name}"`);
 

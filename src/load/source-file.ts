@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { Document, LineCounter, isMap, isPair, isScalar, parseDocument, visit, type Node } from 'yaml';
 import type { ConfigIssue } from '../spec/index.ts';
+import { decodeSuiteText } from './text-encoding.ts';
 
 /** Files bigger than this are refused before parsing: no hand-written suite file is that large. */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -87,6 +88,11 @@ export function formatFieldPath(path: FieldPath): string {
 export async function readSourceFile(path: string, root: string, issues: ConfigIssue[]): Promise<SourceFile | null> {
   const display = relative(root, path) || path;
   const info = await stat(path);
+  // A FIFO would block the read forever; a folder cannot be read.
+  if (!info.isFile()) {
+    issues.push({ file: display, message: 'is not a regular file (a folder, FIFO, socket or device)' });
+    return null;
+  }
   if (info.size > MAX_FILE_BYTES) {
     issues.push({
       file: display,
@@ -95,7 +101,8 @@ export async function readSourceFile(path: string, root: string, issues: ConfigI
     });
     return null;
   }
-  const text = await readFile(path, 'utf8');
+  const text = decodeSuiteText(await readFile(path), display, issues);
+  if (text === null) return null;
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (document.errors.length > 0) {

@@ -1,4 +1,3 @@
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   SurfaceFile,
@@ -12,23 +11,11 @@ import {
 import type { Domain } from '../registry/domain.ts';
 import { jsonSchemaOf } from '../registry/index.ts';
 import { readSourceFile, type SourceFile } from './source-file.ts';
+import { yamlFilesIn } from './yaml-files.ts';
 import { closest } from '../spec/suggest.ts';
 import { entryKey, mergeSurface, type MergedEntry, type MergedSurface } from './surface-merge.ts';
 import { hasProperty, makeStrict, overrideParameterDescription, propertyNames } from './tool-schema.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';
-
-/** YAML files directly inside a folder, sorted; a missing folder is empty. */
-export async function yamlFilesIn(dir: string): Promise<string[]> {
-  try {
-    const entries = await readdir(dir, { withFileTypes: true });
-    return entries
-      .filter((entry) => entry.isFile() && /\.ya?ml$/.test(entry.name))
-      .map((entry) => join(dir, entry.name))
-      .sort();
-  } catch {
-    return [];
-  }
-}
 
 interface ParsedSurface {
   file: SurfaceFile;
@@ -38,7 +25,7 @@ interface ParsedSurface {
 
 async function readSurfaces(dir: string, root: string, issues: ConfigIssue[]): Promise<ParsedSurface[]> {
   const parsed: ParsedSurface[] = [];
-  for (const path of await yamlFilesIn(join(dir, 'surfaces'))) {
+  for (const path of await yamlFilesIn(join(dir, 'surfaces'), root, issues)) {
     const source = await readSourceFile(path, root, issues);
     if (!source) continue;
     const value = source.value();

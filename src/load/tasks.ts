@@ -14,7 +14,7 @@ import { errorCodeSpec, toolSchemaOf } from '../registry/index.ts';
 import { checkConstraint, regexProblem } from './constraints.ts';
 import { readSourceFile, type FieldPath, type SourceFile } from './source-file.ts';
 import { closest } from '../spec/suggest.ts';
-import { yamlFilesIn } from './surfaces.ts';
+import { yamlFilesIn } from './yaml-files.ts';
 import { propertyNames } from './tool-schema.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';
 
@@ -38,7 +38,7 @@ export async function readTasks(
   const dir =
     split === 'train' ? join(root, 'suites', domainName, 'tasks') : join(root, 'heldout', domainName, 'tasks');
   const located: LocatedTask[] = [];
-  for (const path of await yamlFilesIn(dir)) {
+  for (const path of await yamlFilesIn(dir, root, issues)) {
     const source = await readSourceFile(path, root, issues);
     if (!source) continue;
     const value = source.value();

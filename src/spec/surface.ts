@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SuiteId } from './suite-id.ts';
 import { JsonSchema } from './json.ts';
 import { ToolDefinition } from './model.ts';
 
@@ -32,7 +33,7 @@ export type SurfaceToolEntry = z.infer<typeof SurfaceToolEntry>;
 /** A surface file as written (SPEC §3). A revision names its parent with `extends`. */
 export const SurfaceFile = z.strictObject({
   v: z.literal(1).optional(),
-  id: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash or underscore'),
+  id: SuiteId,
   extends: z.string().optional(),
   description: z.string().optional(),
   strict: z.boolean().optional(),

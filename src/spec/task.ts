@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SuiteId } from './suite-id.ts';
 import { Json } from './json.ts';
 import { Actor, Effect } from './tool-call.ts';
 
@@ -91,7 +92,7 @@ export const TaskMessage = z.strictObject({
 
 /** One eval item as written in YAML (SPEC §3). */
 export const TaskSpec = z.strictObject({
-  id: z.string().regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, dash or underscore'),
+  id: SuiteId,
   kind: TaskKind,
   description: z.string().optional(),
   messages: z.array(TaskMessage).min(1),

@@ -1,0 +1,68 @@
+import { Worker } from 'node:worker_threads';
+
+/** How long importing a user's module (and, for a domain, creating two states) may take. */
+export const USER_CODE_TIME_LIMIT_MS = 30_000;
+
+/** Past the limit, how long the watchdog waits for the main thread's own timer before it ends the process. */
+const WATCHDOG_GRACE_MS = 2_000;
+
+/** User code at load time hung or called process.exit (not an ordinary throw of its own). */
+export class UserCodeStopped extends Error {
+  override name = 'UserCodeStopped';
+}
+
+/**
+ * Run user code at load time (importing a domain.ts, calling its
+ * createState) so that it cannot hang or end the process silently:
+ * - a promise that never settles (a top-level await) fails after the limit:
+ *   an ordinary error, exit 2;
+ * - an endless synchronous loop blocks this thread, so no timer of ours can
+ *   fire: a watchdog worker thread (a few lines, no imports; ~20 ms to
+ *   start) then prints the error and kills the process (exit 137, by
+ *   SIGKILL: a blocked thread handles no signal);
+ * - `process.exit()` throws instead, so the import fails with the file and
+ *   line of the call.
+ * Measured alternative, not taken: importing each module first in a worker
+ * (a worker can be terminated mid-loop) doubled `toolmark validate`'s CPU
+ * time on the shipped example (docs/reliability.md).
+ */
+export async function guardUserCode<T>(what: string, file: string, run: () => Promise<T>): Promise<T> {
+  const limit = timeLimit();
+  const message = `error: ${file}: ${what} did not finish within ${limit} ms (an endless loop?); stopped. Limit: TOOLMARK_IMPORT_TIMEOUT_MS\n`;
+  const watchdog = new Worker(
+    `const { workerData } = require('node:worker_threads');
+     setTimeout(() => { require('node:fs').writeSync(2, workerData.message); process.kill(process.pid, 'SIGKILL'); }, workerData.after);`,
+    { eval: true, workerData: { message, after: limit + WATCHDOG_GRACE_MS } },
+  );
+  watchdog.unref();
+  const exit = process.exit;
+  process.exit = ((code?: number | string | null) => {
+    throw new UserCodeStopped(`called process.exit(${code ?? ''}); user code must not end the process`);
+  }) as typeof process.exit;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      run(),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () =>
+            reject(
+              new UserCodeStopped(
+                `${what} did not finish within ${limit} ms: a promise that never settles (a top-level await)? Limit: TOOLMARK_IMPORT_TIMEOUT_MS`,
+              ),
+            ),
+          limit,
+        );
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    process.exit = exit;
+    void watchdog.terminate();
+  }
+}
+
+function timeLimit(): number {
+  const value = Number(process.env.TOOLMARK_IMPORT_TIMEOUT_MS);
+  return Number.isFinite(value) && value > 0 ? value : USER_CODE_TIME_LIMIT_MS;
+}
