@@ -9,6 +9,17 @@ const WATCHDOG_GRACE_MS = 2_000;
 /** User code at load time hung or called process.exit (not an ordinary throw of its own). */
 export class UserCodeStopped extends Error {
   override name = 'UserCodeStopped';
+  constructor(message: string) {
+    super(message);
+    // The location is the user's: our own frames (this file, the timer) would be read as the culprit.
+    this.stack = (this.stack ?? message)
+      .split('\n')
+      .filter(
+        (line, index) =>
+          index === 0 || !/user-code-guard|node:internal|^\s+at (listOnTimeout|process\.processTimers)/.test(line),
+      )
+      .join('\n');
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
+import { dirname, isAbsolute, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ConfigIssue } from '../spec/index.ts';
 
@@ -98,7 +98,8 @@ function locate(error: unknown, importedFile: string): { location: Location | nu
     const match = STACK_FRAME.exec(frame.trim());
     if (!match) continue;
     const file = toPath(match[1]!);
-    if (file.includes('/node_modules/') || !isAbsolute(file)) continue;
+    // A package's frame is not the user's, unless the module itself sits under a node_modules folder.
+    if ((file.includes('/node_modules/') && !file.startsWith(dirname(importedFile))) || !isAbsolute(file)) continue;
     return {
       location: { file, line: Number(match[2]), column: Number(match[3]) },
       message: `${error instanceof Error ? error.name : 'Error'}: ${text}`,

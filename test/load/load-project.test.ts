@@ -162,7 +162,8 @@ describe('loadProject on bad input', () => {
     const issues = await failure(loadProject(project.root));
     // Issue 14 item 9: file:line, the message and the offending line, in one block.
     expect(issues).toEqual([
-      "suites/broken/domain.ts:1: could not import the domain module: boom at import\n  1 | throw new Error('boom at import');",
+      // The throw's own frame (line and column), as for a domain outside node_modules (issue 17: fixtures live under node_modules/.cache).
+      "suites/broken/domain.ts:1:7: could not import the domain module: Error: boom at import\n  1 | throw new Error('boom at import');\n    |       ^",
     ]);
   });
 
