@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { createProviders, parseProviderSpec } from '../../providers/index.ts';
+import { withoutCredentials } from '../../providers/http/base-url.ts';
 import { createCassetteWriter, recordingProvider } from '../../providers/recording.ts';
 import type { ProjectConfig, Provider, RunSelection } from '../spec/index.ts';
 import { checkWritable } from './writable.ts';
@@ -13,6 +14,8 @@ export interface RunProvider {
   synthetic: boolean;
   /** Replay or scripted: no live model behind it. */
   offline: boolean;
+  /** Where a live provider sends its requests (without credentials); absent for offline ones. */
+  baseURL?: string;
 }
 
 /** Parse and create every provider of a selection (keys checked, nothing called), wrapped for recording when `record` is a cassette path. */
@@ -33,10 +36,12 @@ export async function createRunProviders(
     })) {
       // Declared capabilities (Provider.synthetic, Provider.offline), never guessed from the spec.
       providers.push({
-        spec: text,
+        // Shown and stored (manifest, messages): never a URL's credentials.
+        spec: withoutCredentials(text),
         provider: writer ? recordingProvider(provider, writer) : provider,
         synthetic: provider.synthetic === true,
         offline: provider.offline === true,
+        ...(provider.baseURL !== undefined ? { baseURL: provider.baseURL } : {}),
       });
     }
   }
