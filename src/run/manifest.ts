@@ -42,9 +42,9 @@ export function storedProviderText(text: string, root: string): string {
 }
 
 /** `Manifest.providers`: each provider with its effective base URL (live ones), never its credentials. */
-export function manifestProviders(providers: readonly RunProvider[]): Manifest['providers'] {
+export function manifestProviders(providers: readonly RunProvider[], root: string): Manifest['providers'] {
   return providers.map((entry) => ({
-    id: entry.spec,
+    id: storedProviderText(entry.spec, root),
     provider: entry.provider.id,
     model: entry.provider.model,
     synthetic: entry.synthetic,

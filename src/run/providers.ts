@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { createProviders, parseProviderSpec } from '../../providers/index.ts';
 import { withoutCredentials } from '../../providers/http/base-url.ts';
+import { limitResponseSize } from '../../providers/response-limit.ts';
 import { createCassetteWriter, recordingProvider } from '../../providers/recording.ts';
-import type { ProjectConfig, Provider, RunSelection } from '../spec/index.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, type ProjectConfig, type Provider, type RunSelection } from '../spec/index.ts';
 import { checkWritable } from './writable.ts';
 
 /** A provider of the run, with what the manifest and the tool-time choice need to know of it. */
@@ -34,11 +35,14 @@ export async function createRunProviders(
       root: options.root,
       allowStale: options.allowStale,
     })) {
+      const maxBytes = options.config.run.max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+      // A live answer is cut to the size limit before the recorder sees it (replay reads what was recorded).
+      const limited = provider.offline ? provider : limitResponseSize(provider, maxBytes);
       // Declared capabilities (Provider.synthetic, Provider.offline), never guessed from the spec.
       providers.push({
         // Shown and stored (manifest, messages): never a URL's credentials.
         spec: withoutCredentials(text),
-        provider: writer ? recordingProvider(provider, writer) : provider,
+        provider: writer ? recordingProvider(limited, writer) : limited,
         synthetic: provider.synthetic === true,
         offline: provider.offline === true,
         ...(provider.baseURL !== undefined ? { baseURL: provider.baseURL } : {}),

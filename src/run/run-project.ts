@@ -238,7 +238,7 @@ async function startAndRunTrials(prepared: Prepared) {
     toolmark_version: toolmarkVersion(),
     node_version: process.version,
     config: manifestConfig(config, selection, root),
-    providers: manifestProviders(providers),
+    providers: manifestProviders(providers, root),
     ...described,
     trials: selection.trials,
     shard: selection.shard,
@@ -259,6 +259,7 @@ async function startAndRunTrials(prepared: Prepared) {
     concurrency: prepared.concurrency ?? config.run.concurrency,
     settings,
     toolTime,
+    maxToolOutputBytes: config.run.max_tool_output_bytes,
     stop: prepared.stop,
     signal: prepared.signal,
     // Failures that will not heal (bad key, unknown model, the same refusal every time) stop the run (src/solve/early-stop.ts).

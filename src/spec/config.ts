@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_SIZE_LIMIT_BYTES } from './size-limits.ts';
 
 /** Price per million tokens for one model. */
 export const Price = z.strictObject({
@@ -72,6 +73,10 @@ export const ProjectConfig = z.strictObject({
       tool_time: z.enum(['auto', 'real', 'simulated']).default('auto'),
       /** Stop a run whose provider failures will not heal (src/solve/early-stop.ts); false runs every planned trial anyway. */
       early_stop: z.boolean().optional(),
+      /** Cap on each string of a model turn, in UTF-8 bytes (default 1 MiB; src/spec/size-limits.ts). */
+      max_response_bytes: z.number().int().positive().max(MAX_SIZE_LIMIT_BYTES).optional(),
+      /** Cap on one tool result as the model sees it, in UTF-8 bytes of its JSON (default 256 KiB). */
+      max_tool_output_bytes: z.number().int().positive().max(MAX_SIZE_LIMIT_BYTES).optional(),
     })
     .default({ providers: ['replay'], trials: 3, concurrency: 8, split: 'all', out: 'results', tool_time: 'auto' }),
   providers: z.record(z.string(), ProviderPreset).default({}),
