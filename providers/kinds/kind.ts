@@ -16,6 +16,7 @@ export interface CreateProviderContext {
 export interface PresetLimits {
   timeoutMs?: number;
   maxRetries?: number;
+  rateLimitRetryBudget?: number;
   requestsPerMinute?: number;
   concurrency?: number;
   dropSchemaKeywords?: readonly string[];

@@ -11,6 +11,11 @@ export type Price = z.infer<typeof Price>;
 /** Longest per-attempt timeout a preset may ask for: 24 h (the SDK backstop timer is twice that plus 1 s, still below 2^31 − 1 ms). */
 export const MAX_TIMEOUT_MS = 86_400_000;
 
+/** Most retries after a request's first attempt a preset may ask for: more would only hide a server that is down. */
+export const MAX_RETRIES = 20;
+/** Largest total of 429 retries a preset may allow over a run. */
+export const MAX_RATE_LIMIT_RETRY_BUDGET = 100_000;
+
 /** A named provider preset (e.g. a local OpenAI-compatible server). */
 export const ProviderPreset = z.strictObject({
   kind: z.enum(['openai', 'openai-responses', 'openai-compatible', 'anthropic']),
@@ -23,7 +28,9 @@ export const ProviderPreset = z.strictObject({
   concurrency: z.number().int().positive().optional(),
   /** Per attempt; at most a day, so every timer the adapters arm stays within what Node can wait (2^31 − 1 ms). */
   timeout_ms: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
-  max_retries: z.number().int().nonnegative().optional(),
+  max_retries: z.number().int().nonnegative().max(MAX_RETRIES).optional(),
+  /** Retries after 429s allowed over every request of this provider in one run (default 100; docs/providers.md#rate-limits). */
+  rate_limit_retry_budget: z.number().int().nonnegative().max(MAX_RATE_LIMIT_RETRY_BUDGET).optional(),
   /**
    * JSON Schema keywords left out of the tools payload sent to this server
    * (e.g. `[pattern]` for a llama.cpp that cannot compile a pattern into a

@@ -155,6 +155,65 @@ describe('toolmark run stops early on a bad key', () => {
   });
 });
 
+describe('toolmark run stops on endless 429s without retry-after, and gate says the run errored', () => {
+  it(
+    '429 on every request: the total retry budget is spent, one message, exit 2; gate exits 1 naming the cause',
+    { timeout: 180_000 },
+    async () => {
+      const server = await startFakeServer(() => ({
+        status: 429,
+        body: { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } },
+      }));
+      const tasks = faultTasks(Array.from({ length: 20 }, (_, index) => ({ name: `r${index}` })));
+      // Per request up to 10 retries, but only 3 after 429s over the whole run; no retry-after, so backoff decides the waits.
+      const project = await faultProject('endless-429', server.url, tasks, {
+        timeoutMs: 60_000,
+        maxRetries: 10,
+        earlyStop: true,
+        presetLines: ['rate_limit_retry_budget: 3'],
+      });
+      try {
+        const out = mkdtempSync(path.join(tmpdir(), 'toolmark-429-'));
+        const args = ['--root', project.root, '--task', 'fault-*', '--surface', 'typed', '--concurrency', '1'];
+        const result = await runCli(['run', ...args, '--provider', 'fake', '--out', out, '--run-id', 'r'], {
+          env: { [KEY_VARIABLE]: SENTINEL_KEY },
+        });
+        expect(result.code).toBe(2);
+        // One trial: its first attempt and the 3 retries of the budget; the 4th 429 stops the run.
+        expect(server.requests).toHaveLength(4);
+        expect(result.stderr).toMatch(
+          /error: run stopped early \(fake:fake-model\): fake chat fake-model: HTTP 429: Rate limit reached for requests \(after 4 attempts\); the 3 retries allowed after 429s are spent — this fails every request, so the run stopped\. 19 planned trials not run/,
+        );
+        expect(
+          result.stderr
+            .trim()
+            .split('\n')
+            .filter((line) => line.startsWith('error:')),
+        ).toHaveLength(1);
+
+        // `toolmark gate` on that run (against itself as baseline): exit 1, the first failed check is run_errored with the cause, not the split.
+        const gate = await runCli([
+          'gate',
+          path.join(out, 'r'),
+          '--baseline',
+          path.join(out, 'r'),
+          '--root',
+          project.root,
+        ]);
+        expect(gate.code).toBe(1);
+        const failed = gate.stdout.split('\n').filter((line) => line.startsWith('FAIL'));
+        expect(failed[0]).toMatch(
+          /^FAIL  fake:fake-model typed: the run errored: all 1 trials are provider failures, nothing was scored \(fake chat fake-model: HTTP 429/,
+        );
+        expect(gate.stdout).not.toMatch(/FAIL .*task_success/);
+      } finally {
+        await project.dispose();
+        await server.close();
+      }
+    },
+  );
+});
+
 describe('preset values the schema accepts are honoured or refused', () => {
   it('requests_per_minute 0.5 admits one start every 120 s (fake clock), instead of none', async () => {
     let clock = 0;
