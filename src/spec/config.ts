@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MIN_REQUESTS_PER_MINUTE, TimeoutMs, TrialCount } from './numeric-limits.ts';
 import { MAX_SIZE_LIMIT_BYTES } from './size-limits.ts';
 
 /** Price per million tokens for one model. */
@@ -7,9 +8,6 @@ export const Price = z.strictObject({
   output_per_million: z.number().nonnegative(),
 });
 export type Price = z.infer<typeof Price>;
-
-/** Longest per-attempt timeout a preset may ask for: 24 h (the SDK backstop timer is twice that plus 1 s, still below 2^31 − 1 ms). */
-export const MAX_TIMEOUT_MS = 86_400_000;
 
 /** Most retries after a request's first attempt a preset may ask for: more would only hide a server that is down. */
 export const MAX_RETRIES = 20;
@@ -23,12 +21,20 @@ export const ProviderPreset = z.strictObject({
   base_url: z.string().optional(),
   /** Name of the environment variable holding the key (never the key itself). */
   api_key_env: z.string().optional(),
-  /** May be below 1 (0.5 = one request every two minutes). */
-  requests_per_minute: z.number().positive().optional(),
+  /** May be below 1 (0.5 = one request every two minutes), down to one a day. */
+  requests_per_minute: z
+    .number()
+    .min(MIN_REQUESTS_PER_MINUTE, 'at least 1/1440 (one request a day): a slower rate waits longer than a timer can')
+    .optional(),
   concurrency: z.number().int().positive().optional(),
   /** Per attempt; at most a day, so every timer the adapters arm stays within what Node can wait (2^31 − 1 ms). */
-  timeout_ms: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
-  max_retries: z.number().int().nonnegative().max(MAX_RETRIES).optional(),
+  timeout_ms: TimeoutMs.optional(),
+  max_retries: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(MAX_RETRIES, `at most ${MAX_RETRIES}: more would only hide a server that is down`)
+    .optional(),
   /** Retries after 429s allowed over every request of this provider in one run (default 100; docs/providers.md#rate-limits). */
   rate_limit_retry_budget: z.number().int().nonnegative().max(MAX_RATE_LIMIT_RETRY_BUDGET).optional(),
   /**
@@ -65,7 +71,7 @@ export const ProjectConfig = z.strictObject({
   run: z
     .strictObject({
       providers: z.array(z.string()).default(['replay']),
-      trials: z.number().int().positive().default(3),
+      trials: TrialCount.default(3),
       concurrency: z.number().int().positive().default(8),
       split: z.enum(['train', 'heldout', 'all']).default('all'),
       out: z.string().default('results'),

@@ -23,3 +23,4 @@ export * from './tool-file.ts';
 export * from './domain-file.ts';
 export * from './compare-review.ts';
 export * from './size-limits.ts';
+export * from './numeric-limits.ts';

@@ -5,18 +5,26 @@
  * honour are honoured (requests_per_minute below 1) or refused (timeout_ms
  * beyond what a timer can wait).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRequestGate } from '../../providers/http/request-gate.ts';
 import { failureScope } from '../../providers/http/classify.ts';
 import { withRetries } from '../../providers/http/retry.ts';
 import { createRetryBudget } from '../../providers/http/retry-budget.ts';
+import { abortableSleep } from '../../providers/http/sleep.ts';
 import { evaluateGate } from '../../src/aggregate/index.ts';
 import { createEarlyStop } from '../../src/solve/index.ts';
 import { RUN_FILES } from '../../src/run-folder/index.ts';
-import { GateConfig, ProjectConfig, ProviderError, TrialRecord } from '../../src/spec/index.ts';
+import {
+  GateConfig,
+  ProjectConfig,
+  ProviderError,
+  RunSelection,
+  RuntimeContract,
+  TrialRecord,
+} from '../../src/spec/index.ts';
 import { trialRecord } from '../aggregate/runs.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startFakeServer, SENTINEL_KEY } from '../providers/fake-server.ts';
@@ -229,6 +237,73 @@ describe('preset values the schema accepts are honoured or refused', () => {
     for (let index = 0; index < 3; index += 1) await gate.run(async () => void starts.push(clock));
     expect(starts).toEqual([0, 120_000, 240_000]);
   });
+
+  it('a wait beyond one timer (2^31 − 1 ms) is slept in steps, not fired at once (fake timers)', async () => {
+    vi.useFakeTimers();
+    try {
+      let woke = false;
+      const sleeping = abortableSleep(2 ** 31 + 1_000).then(() => (woke = true));
+      await vi.advanceTimersByTimeAsync(2 ** 31 - 1);
+      expect(woke).toBe(false);
+      await vi.advanceTimersByTimeAsync(1_001);
+      await sleeping;
+      expect(woke).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('every numeric field with a value the code cannot honour is refused, with the allowed range', () => {
+    const preset = (fields: Record<string, unknown>) =>
+      ProjectConfig.safeParse({ providers: { p: { kind: 'openai', model: 'm', ...fields } } });
+    const message = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+      result.error?.issues.map((issue) => issue.message).join('; ');
+    // One request a day is the slowest rate a timer can wait for; below it is refused.
+    expect(preset({ requests_per_minute: 1 / 1440 }).success).toBe(true);
+    expect(message(preset({ requests_per_minute: 0.0001 }))).toBe(
+      'at least 1/1440 (one request a day): a slower rate waits longer than a timer can',
+    );
+    expect(message(preset({ max_retries: 21 }))).toBe('at most 20: more would only hide a server that is down');
+    expect(preset({ rate_limit_retry_budget: 100_001 }).success).toBe(false);
+    // A tool's own timeout is armed with setTimeout too (the registry's timeout boundary).
+    expect(message(RuntimeContract.safeParse({ timeout_ms: 3_000_000_000 }))).toMatch(/^at most 86400000 ms \(24 h\)/);
+    expect(RuntimeContract.safeParse({ retry: { transient: true, max_attempts: 101 } }).success).toBe(false);
+    const selection = RunSelection.safeParse({ providers: ['replay'], trials: 100_001 });
+    expect(selection.error?.issues.find((issue) => issue.path[0] === 'trials')?.message).toMatch(
+      /^at most 100000 trials per task/,
+    );
+    expect(ProjectConfig.safeParse({ run: { trials: 100_001 } }).success).toBe(false);
+  });
+
+  it(
+    'toolmark run refuses such a preset before any request: file:line:col, field, range; exit 2, nothing written',
+    { timeout: 120_000 },
+    async () => {
+      const server = await startFakeServer(() => ({ body: {} }));
+      const project = await faultProject('bad-numbers', server.url, faultTasks([{ name: 'x' }]), {
+        timeoutMs: 3_000_000_000,
+        presetLines: ['requests_per_minute: 0.0001'],
+      });
+      try {
+        const out = path.join(mkdtempSync(path.join(tmpdir(), 'toolmark-bad-numbers-')), 'results');
+        const result = await runCli(['run', '--root', project.root, '--provider', 'fake', '--out', out], {
+          env: { [KEY_VARIABLE]: SENTINEL_KEY },
+        });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toMatch(
+          /toolmark\.config\.yaml:\d+:\d+: providers\.fake\.timeout_ms: at most 86400000 ms \(24 h\): a longer timer cannot be armed/,
+        );
+        expect(result.stderr).toMatch(
+          /toolmark\.config\.yaml:\d+:\d+: providers\.fake\.requests_per_minute: at least 1\/1440/,
+        );
+        expect(server.requests).toHaveLength(0);
+        expect(existsSync(out)).toBe(false);
+      } finally {
+        await project.dispose();
+        await server.close();
+      }
+    },
+  );
 
   it('timeout_ms beyond 24 h is refused by the config schema (a timer cannot wait 3,000,000,000 ms)', () => {
     const parsed = ProjectConfig.safeParse({
