@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Bounds on numbers a user file may set, where a value the schema would
- * otherwise accept cannot be honoured (docs/reliability.md#numbers-the-code-cannot-honour):
+ * otherwise accept cannot be honoured (docs/reliability.md#9-numbers-the-code-cannot-honour):
  * Node's timers wait at most 2^31 − 1 ms (~24.8 days) and fire at once
  * beyond it, so a `timeout_ms: 3000000000` "timed out" every attempt
  * immediately; a rate below one a day waits longer than any timer; a plan
