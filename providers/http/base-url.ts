@@ -38,7 +38,10 @@ export function splitBaseUrl(raw: string): BaseUrl {
   return { url: parsed.toString(), headers: { Authorization: `Basic ${token}` }, secrets };
 }
 
+/** `scheme://user:password@` (the user alone may be a token too); group 1 is the scheme. */
+export const URL_CREDENTIALS = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'<>]+@/gi;
+
 /** Every URL inside `text` without its credentials (`http://user:pass@host` → `http://host`), for what is shown or stored. */
 export function withoutCredentials(text: string): string {
-  return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'<>]+@/gi, '$1');
+  return text.replace(URL_CREDENTIALS, '$1');
 }

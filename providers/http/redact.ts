@@ -9,6 +9,7 @@
  * (`withRedactedTurns`).
  */
 import { ProviderError } from '../../src/spec/errors.ts';
+import { URL_CREDENTIALS } from './base-url.ts';
 import type { ModelTurn, Provider } from '../../src/spec/model.ts';
 
 const KEY_PATTERNS: RegExp[] = [
@@ -18,8 +19,8 @@ const KEY_PATTERNS: RegExp[] = [
   /\b(api[-_]?key|x-api-key|authorization|auth[-_]?token)("?\s*[:=]\s*"?)(?:Bearer\s+|Basic\s+)?[^\s",;}]+/gi,
   // Bare bearer tokens anywhere else.
   /\bBearer\s+[A-Za-z0-9._~+/=-]+/gi,
-  // Credentials in a URL: `http://user:password@host` (the user alone may be a token too).
-  /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'<>]+@/gi,
+  // Credentials in a URL: `http://user:password@host`.
+  URL_CREDENTIALS,
 ];
 
 export const REDACTED = '[redacted]';
