@@ -107,5 +107,6 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
     return Math.max(0, withTools.value.input_tokens - without.value.input_tokens);
   }
 
-  return { id, model: options.model, gate, propose, countSchemaTokens };
+  // The Messages API has its own tool search tool: deferred surfaces go natively (defer_loading + tool references).
+  return { id, model: options.model, gate, propose, countSchemaTokens, toolSearch: 'native' };
 }

@@ -120,5 +120,13 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
     };
   }
 
-  return { id, model: options.model, api, gate, propose };
+  // The Responses API has a tool search tool (deferred functions); Chat Completions has none, so the runner emulates it.
+  return {
+    id,
+    model: options.model,
+    api,
+    gate,
+    propose,
+    ...(api === 'responses' ? { toolSearch: 'native' as const } : {}),
+  };
 }
