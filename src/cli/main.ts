@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../spec/errors.ts';
 import { printable } from './terminal-text.ts';
+import { fileErrorLine } from './file-error.ts';
 
 /**
  * Each command lives in its own module under ./commands and is imported only
@@ -77,6 +78,11 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (error instanceof ConfigError) {
       process.stderr.write(`error: ${printable(error.message)}\n`);
+      return 2;
+    }
+    const fileError = fileErrorLine(error);
+    if (fileError) {
+      process.stderr.write(`error: ${printable(fileError)}\n`);
       return 2;
     }
     process.stderr.write(
