@@ -1,5 +1,6 @@
 import { ModelRequest, isToolDefinitionShape } from '../spec/index.ts';
-import type { ModelMessage, ModelSettings, ResolvedSurface, Task, ToolDefinition } from '../spec/index.ts';
+import type { Actor, ModelMessage, ModelSettings, ResolvedSurface, Task, ToolDefinition } from '../spec/index.ts';
+import { visiblePayload } from './visibility.ts';
 
 /** The conversation a trial starts from: the task's messages, as written. */
 export function initialMessages(task: Pick<Task, 'messages'>): ModelMessage[] {
@@ -25,15 +26,18 @@ export function buildRequest(options: {
   surface: ResolvedSurface;
   messages: readonly ModelMessage[];
   settings?: ModelSettings;
+  /** The task's actor: with `visibility: by_permission` it sees only the tools it may use. */
+  actor?: Pick<Actor, 'permissions'>;
 }): ModelRequest {
+  const tools = options.actor ? visiblePayload(options.surface, options.actor) : options.surface.payload;
   const request: ModelRequest = {
     model: options.model,
     system: options.surface.system ?? null,
     // A copy: the trial keeps appending to its conversation after this request is sent.
     messages: options.messages.slice(),
-    tools: options.surface.payload,
+    tools: tools as ToolDefinition[],
     tool_choice: 'auto',
     settings: options.settings ?? {},
   };
-  return options.surface.payload.every(isToolDefinitionShape) ? request : ModelRequest.parse(request);
+  return tools.every(isToolDefinitionShape) ? request : ModelRequest.parse(request);
 }

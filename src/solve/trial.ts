@@ -29,6 +29,7 @@ import { ApprovalLedger } from './approvals.ts';
 import { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
 import { normalToolError, normalTurn } from './normalize.ts';
 import { buildRequest, initialMessages } from './request.ts';
+import { visiblePayload } from './visibility.ts';
 import { routeProposal } from './routing.ts';
 import { judgeEffects } from './side-effects.ts';
 
@@ -145,7 +146,13 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
   let failedMs = 0;
 
   turnLoop: for (let turn = 0; turn < task.limits.max_turns; turn += 1) {
-    const request = buildRequest({ model: provider.model, surface, messages, settings: input.settings });
+    const request = buildRequest({
+      model: provider.model,
+      surface,
+      messages,
+      settings: input.settings,
+      actor: task.actor,
+    });
     // Hashed once per request object (src/spec/request-hash.ts): replay and the recorder get the same hash back.
     const hash = requestHash(request);
     requests.push({ turn, messages: request.messages.length, tools: request.tools.length, request_hash: hash });
@@ -250,7 +257,7 @@ function trialRecord(
   const { provider, surface, task } = input;
   const { startedAt, stopReason, error, requests, turns, trial, finalState, failedMs } = parts;
   // Counted once per surface payload (before a run's trials, in a worker: src/cost/schema-cost.ts).
-  const cost = schemaCost(surface.payload);
+  const cost = schemaCost(visiblePayload(surface, task.actor));
   // Built field by field in schema order, with every part already normalised
   // (normalize.ts): the zod schema would cost more than the rest of a replayed
   // trial. The cheap structural check guards the result; anything it rejects
