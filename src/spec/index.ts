@@ -5,6 +5,7 @@ export * from './tool-call.ts';
 export * from './model.ts';
 export * from './surface.ts';
 export * from './surface-options.ts';
+export * from './sweep.ts';
 export * from './task.ts';
 export * from './task-kinds.ts';
 export * from './trial.ts';

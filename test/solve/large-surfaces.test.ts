@@ -34,10 +34,22 @@ const readTask = (actor: { permissions: string[] }): Task =>
 describe('visibility: by_permission in a trial', () => {
   it('a read-only actor is never sent the write tool; a writer is sent every tool', async () => {
     const asReader = new ScriptedProvider([textTurn('ok')]);
-    await runTrial({ provider: asReader, domain: notesDomain, surface: byPermission, task: readTask(reader), trial: 0 });
+    await runTrial({
+      provider: asReader,
+      domain: notesDomain,
+      surface: byPermission,
+      task: readTask(reader),
+      trial: 0,
+    });
     expect(asReader.requests[0]!.request.tools.map((tool) => tool.name)).toEqual(['get_note', 'preview_followup']);
     const asWriter = new ScriptedProvider([textTurn('ok')]);
-    await runTrial({ provider: asWriter, domain: notesDomain, surface: byPermission, task: readTask(writer), trial: 0 });
+    await runTrial({
+      provider: asWriter,
+      domain: notesDomain,
+      surface: byPermission,
+      task: readTask(writer),
+      trial: 0,
+    });
     expect(asWriter.requests[0]!.request.tools.map((tool) => tool.name)).toEqual(
       typedSurface.payload.map((tool) => tool.name),
     );
