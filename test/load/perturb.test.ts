@@ -1,9 +1,11 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadProject, type LoadedDomain } from '../../src/load/index.ts';
 import { seededPermutation, truncateWords } from '../../src/load/perturb.ts';
 import { generatedDistractors } from '../../src/load/distractors.ts';
 import { ConfigError, formatConfigIssue, type ResolvedSurface } from '../../src/spec/index.ts';
-import { projectWith } from './materialize.ts';
+import { REPO_ROOT, projectWith } from './materialize.ts';
 
 // Derived surfaces of the base project's `typed` surface (get_note,
 // list_notes, preview_note_append, append_note; strict), one perturbation each.
@@ -42,6 +44,7 @@ const EXTRA_TOOLS = JSON.stringify({
 
 let notes: LoadedDomain;
 let dispose: () => Promise<void>;
+let root: string;
 beforeAll(async () => {
   const files: Record<string, string> = Object.fromEntries(
     Object.entries(SURFACES).map(([id, text]) => [`suites/notes/surfaces/${id}.yaml`, text]),
@@ -49,6 +52,7 @@ beforeAll(async () => {
   files['extra-tools.json'] = EXTRA_TOOLS;
   const project = await projectWith(files, 'perturb');
   dispose = project.dispose;
+  root = project.root;
   notes = (await loadProject(project.root)).domains[0]!;
 });
 afterAll(() => dispose());
@@ -199,5 +203,24 @@ describe('bad perturbations fail at load with file:line and the field', () => {
   it('an unknown perturbation and a bad visibility value', async () => {
     expect(await loadError('id: bad\nextends: typed\nperturb: { rename: opaque }\n')).toMatch(/rename/);
     expect(await loadError('id: bad\nextends: typed\nvisibility: read_only\n')).toMatch(/visibility/);
+  });
+});
+
+describe('toolmark validate --print-surface and tokens on a derived surface', () => {
+  const toolmark = (...args: string[]) =>
+    spawnSync(process.execPath, [join(REPO_ROOT, 'bin/toolmark.js'), ...args], { encoding: 'utf8', cwd: REPO_ROOT });
+
+  it('shows the declaration, the payload order and the distractors; tokens counts them per tool', () => {
+    const printed = toolmark('validate', '--root', root, '--print-surface', 'plus-3', '--json');
+    expect(printed.stderr).toBe('');
+    const surfaceJson = JSON.parse(printed.stdout);
+    expect(surfaceJson.perturb).toEqual({ distractors: { count: 3, from: ['generated'], seed: 0 } });
+    expect(surfaceJson.payload_order).toEqual(names('plus-3'));
+    expect(surfaceJson.distractors.map((tool: { name: string }) => tool.name)).toEqual(surface('plus-3').distractors);
+    expect(surfaceJson.tools).toHaveLength(4);
+    const view = JSON.parse(toolmark('validate', '--root', root, '--print-surface', 'read-only-view', '--json').stdout);
+    expect(view.visibility.permissions.append_note).toBe('note:write');
+    const tokens = JSON.parse(toolmark('tokens', '--root', root, '--surface', 'plus-3', '--json').stdout);
+    expect(tokens.rows.filter((row: { tool: string | null }) => row.tool !== null)).toHaveLength(7);
   });
 });
