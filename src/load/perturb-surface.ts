@@ -20,6 +20,15 @@ export function perturbSurface(
     tools: result.tools,
     payload: result.payload,
     ...(result.distractors.length > 0 ? { distractors: result.distractors } : {}),
+    // A deferred surface names its always-loaded tools by exposed name: they follow an opaque renaming.
+    ...(surface.loading
+      ? {
+          loading: {
+            ...surface.loading,
+            always_loaded: surface.loading.always_loaded.map((name) => result.renamed.get(name) ?? name),
+          },
+        }
+      : {}),
     perturb,
   };
 }

@@ -22,6 +22,8 @@ export interface PerturbedTools {
   tools: ExposedTool[];
   payload: ToolDefinition[];
   distractors: string[];
+  /** Old exposed name → new one, when names were made opaque (empty otherwise). */
+  renamed: Map<string, string>;
 }
 
 /** A seeded Fisher–Yates permutation of 0…n−1 (the same seed gives the same order on every platform). */
@@ -111,6 +113,7 @@ export function perturbTools(
   }
   let all = [...payload, ...distractors];
   let distractorNames = new Set(distractors.map((tool) => tool.name));
+  let renamedNames = new Map<string, string>();
 
   if (perturb.descriptions) {
     const rule = perturb.descriptions;
@@ -128,6 +131,7 @@ export function perturbTools(
     }));
     distractorNames = new Set([...distractorNames].map((name) => renamed.get(name)!));
     tools = tools.map((tool) => ({ ...tool, name: renamed.get(tool.name)! }));
+    renamedNames = renamed;
   }
 
   if (perturb.shuffle) {
@@ -141,7 +145,12 @@ export function perturbTools(
   const rank = new Map(all.map((tool, index) => [tool.name, index]));
   tools.sort((a, b) => rank.get(a.name)! - rank.get(b.name)!);
   payload = all;
-  return { tools, payload, distractors: payload.map((tool) => tool.name).filter((name) => distractorNames.has(name)) };
+  return {
+    tools,
+    payload,
+    distractors: payload.map((tool) => tool.name).filter((name) => distractorNames.has(name)),
+    renamed: renamedNames,
+  };
 }
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

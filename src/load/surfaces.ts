@@ -8,6 +8,7 @@ import {
   type ExposedTool,
   type ResolvedSurface,
   type DistractorSource,
+  type SurfaceLoading,
   type ToolDefinition,
   type Visibility,
 } from '../spec/index.ts';
@@ -21,6 +22,7 @@ import { zodIssuesToConfigIssues } from './zod-issues.ts';
 import { perturbSurface, readDistractorSources } from './perturb-surface.ts';
 import type { DistractorSources } from './distractors.ts';
 import { visibilityTable } from './visibility.ts';
+import { resolveLoading } from './surface-loading.ts';
 
 /** YAML files directly inside a folder, sorted; a missing folder is empty. */
 export async function yamlFilesIn(dir: string): Promise<string[]> {
@@ -209,7 +211,8 @@ export function resolveMergedSurface(
       );
     known = problems.length;
   }
-  if (issues.length > before) return null;
+  const loading = resolveLoading(merged, tools, itemOf, issues);
+  if (issues.length > before || loading === undefined) return null;
   const payload: ToolDefinition[] = tools.map((tool) => ({
     name: tool.name,
     description: tool.description,
@@ -225,6 +228,7 @@ export function resolveMergedSurface(
     system: merged.system,
     tools,
     payload,
+    ...(loading ? { loading } : {}),
     hash: '',
     file,
   };
@@ -252,7 +256,7 @@ export function finishSurface(surface: ResolvedSurface, visibility: Visibility, 
   return {
     ...rest,
     ...(table ? { visibility: table } : {}),
-    hash: surfaceHash(surface.payload, surface.system, domain.hashBasis, table),
+    hash: surfaceHash(surface.payload, surface.system, domain.hashBasis, surface.loading ?? null, table),
   };
 }
 
@@ -266,11 +270,15 @@ export function surfaceHash(
   payload: readonly ToolDefinition[],
   system: string | null,
   basis?: unknown,
+  loading?: SurfaceLoading | null,
   visibility?: ResolvedSurface['visibility'],
 ): string {
-  // `visibility`: which tools each actor is shown is part of what the model
-  // sees; absent (every tool shown) the hash is what it was before the option.
-  if (visibility !== undefined) return sha256({ payload, system, basis: basis ?? null, visibility });
+  // Deferred loading changes what the model sees (which tools up front, how it finds the rest),
+  // and so does visibility (which tools each actor is shown): both are part of the hash.
+  // Eager surfaces that show every tool hash as they always did.
+  if (visibility !== undefined)
+    return sha256({ payload, system, basis: basis ?? null, ...(loading ? { loading } : {}), visibility });
+  if (loading) return sha256({ payload, system, basis: basis ?? null, loading });
   // `basis`: definitions behind the payload that the model does not see (an
   // MCP server's output schemas and annotations); absent for TypeScript domains,
   // whose hashes stay as they were.

@@ -72,7 +72,7 @@ export async function faultProject(
   name: string,
   serverUrl: string,
   tasksYaml: string,
-  options: { timeoutMs?: number; maxRetries?: number; earlyStop?: boolean } = {},
+  options: { timeoutMs?: number; maxRetries?: number; earlyStop?: boolean; presetLines?: string[] } = {},
 ): Promise<{ root: string; dispose(): Promise<void> }> {
   const project = await materialize(null, name);
   await writeFile(
@@ -90,6 +90,8 @@ export async function faultProject(
       `    api_key_env: ${KEY_VARIABLE}`,
       `    timeout_ms: ${options.timeoutMs ?? FAULT_TIMEOUT_MS}`,
       `    max_retries: ${options.maxRetries ?? 1}`,
+      // Further preset fields, e.g. `rate_limit_retry_budget: 3`.
+      ...(options.presetLines ?? []).map((line) => `    ${line}`),
       '',
     ].join('\n'),
   );
