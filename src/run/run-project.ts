@@ -78,6 +78,7 @@ export interface RunResult {
 export async function runProject(options: RunProjectOptions): Promise<RunResult> {
   const root = path.resolve(options.root);
   const asked = options.selection ?? {};
+  await options.events?.onPhase?.('load');
   const project = await loadProject(root, asked.domains?.length ? { domains: [...asked.domains] } : {});
   const selection = selectionOf(asked, project.config);
   const resultsDir = path.resolve(root, options.out ?? project.config.run.out);
@@ -108,6 +109,7 @@ export async function runProject(options: RunProjectOptions): Promise<RunResult>
  */
 export async function resumeRun(options: ResumeRunOptions): Promise<RunResult> {
   const root = path.resolve(options.root);
+  await options.events?.onPhase?.('load');
   const issues: import('../spec/index.ts').ConfigIssue[] = [];
   const { config } = await loadConfig(root, issues);
   if (issues.length > 0) throw new ConfigError(issues);
@@ -190,6 +192,7 @@ async function startAndRunTrials(prepared: Prepared) {
   const { project, selection, runDir, resumed, root } = prepared;
   const { config } = project;
   const events = prepared.events ?? {};
+  await events.onPhase?.('preflight');
   const costs = await countSelectedSurfaces(project.domains, selection);
   const providers = await createRunProviders(selection, {
     config,
