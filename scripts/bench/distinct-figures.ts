@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,8 @@ export const DISTINCT_TARGETS = {
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const mb = (value: number) => `${Math.round(value)} MB`;
 const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
+/** The launcher runs the compiled dist/ (what an installed toolmark runs) instead of the TypeScript through tsx. */
+const COMPILED = { ...process.env, TOOLMARK_DIST: '1' };
 const load = () =>
   os
     .loadavg()
@@ -72,6 +75,16 @@ export async function distinctFigures(work: string, line: (text: string) => void
   const passed = /success train\s+.*\n.*?(\d+)%/.exec(run.stdout)?.[1];
   results.run_10k = { ...strip(run), phases: phasesOf(run.stderr), success_percent: passed, load: loadBefore };
 
+  // The same, compiled: `npm run build`, then the launcher with TOOLMARK_DIST=1.
+  execFileSync(process.execPath, ['scripts/build.js'], { cwd: REPOSITORY, stdio: 'ignore' });
+  loadBefore = load();
+  const compiled = checked(await timeToolmark(['run', '--run-id', 'run-10k-dist', '--timings'], root, COMPILED));
+  line(
+    `5'. the same, compiled (dist/, TOOLMARK_DIST=1): ${whole(compiled)} — target ≤ ${seconds(DISTINCT_TARGETS.run10kWallMs)} wall: ${verdict(compiled.wallMs <= DISTINCT_TARGETS.run10kWallMs)} [load ${loadBefore} → ${load()}]`,
+  );
+  line(`   phases: ${phaseLine(compiled)}`);
+  results.run_10k_compiled = { ...strip(compiled), phases: phasesOf(compiled.stderr), load: loadBefore };
+
   loadBefore = load();
   const validate = checked(await timeToolmark(['validate'], root));
   line(
@@ -88,6 +101,21 @@ export async function distinctFigures(work: string, line: (text: string) => void
   );
   results.help = { ...strip(help), load: loadBefore };
   results.validate_example = strip(example);
+  loadBefore = load();
+  const helpCompiled = checked(await medianRun(['--help'], REPOSITORY, 5, COMPILED));
+  const exampleCompiled = checked(await medianRun(['validate'], REPOSITORY, 5, COMPILED));
+  const validateCompiled = checked(await timeToolmark(['validate'], root, COMPILED));
+  line(
+    `5b'. compiled: \`toolmark --help\` ${Math.round(helpCompiled.wallMs)} ms (CPU ${Math.round(helpCompiled.cpuMs)} ms): ${verdict(helpCompiled.wallMs <= DISTINCT_TARGETS.helpMs)}; ` +
+      `\`toolmark validate\` (shipped example) ${Math.round(exampleCompiled.wallMs)} ms (CPU ${Math.round(exampleCompiled.cpuMs)} ms): ${verdict(exampleCompiled.wallMs <= DISTINCT_TARGETS.validateExampleMs)}; ` +
+      `validate of the 10,000 tasks ${whole(validateCompiled)}: ${verdict(validateCompiled.wallMs <= DISTINCT_TARGETS.validate10kMs)} [load ${loadBefore} → ${load()}]`,
+  );
+  results.compiled = {
+    help: strip(helpCompiled),
+    validate_example: strip(exampleCompiled),
+    validate_10k: strip(validateCompiled),
+    load: loadBefore,
+  };
 
   loadBefore = load();
   const rescore = checked(await timeToolmark(['report', 'results/run-10k', '--rescore'], root));

@@ -69,9 +69,14 @@ export function phasesOf(
 }
 
 /** Median by wall time of `runs` runs after one warm-up. */
-export async function medianRun(args: string[], cwd: string, runs: number): Promise<ProcessFigures> {
-  await timeToolmark(args, cwd);
+export async function medianRun(
+  args: string[],
+  cwd: string,
+  runs: number,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ProcessFigures> {
+  await timeToolmark(args, cwd, env);
   const all: ProcessFigures[] = [];
-  for (let run = 0; run < runs; run += 1) all.push(await timeToolmark(args, cwd));
+  for (let run = 0; run < runs; run += 1) all.push(await timeToolmark(args, cwd, env));
   return all.sort((a, b) => a.wallMs - b.wallMs)[Math.floor(runs / 2)]!;
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import type { SchemaCost } from '../cost/schema-cost.ts';
+import { startSchemaCounter, stopSchemaCounter, type SchemaCost } from '../cost/schema-cost.ts';
 import { loadConfig } from '../load/config.ts';
 import { loadProject, type LoadedDomain, type Project } from '../load/index.ts';
 import { checkRunId, createRunId, locateRun, readManifest, runFile, writeManifest } from '../run-folder/index.ts';
@@ -76,6 +76,16 @@ export interface RunResult {
  * model is called.
  */
 export async function runProject(options: RunProjectOptions): Promise<RunResult> {
+  // The schema token counter starts now and loads its tokenizer while the project loads (src/cost/schema-cost.ts).
+  startSchemaCounter();
+  try {
+    return await startProject(options);
+  } finally {
+    stopSchemaCounter();
+  }
+}
+
+async function startProject(options: RunProjectOptions): Promise<RunResult> {
   const root = path.resolve(options.root);
   const asked = options.selection ?? {};
   await options.events?.onPhase?.('load');
