@@ -3,6 +3,7 @@ import type { Registry } from '../registry/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
 import {
+  DEFAULT_MAX_TOOL_OUTPUT_BYTES,
   ProviderError,
   ToolEnvironmentError,
   TrialRecord,
@@ -31,6 +32,7 @@ import { normalToolError, normalTurn } from './normalize.ts';
 import { buildRequest, initialMessages } from './request.ts';
 import { routeProposal } from './routing.ts';
 import { judgeEffects } from './side-effects.ts';
+import { limitToolOutput } from './tool-output-limit.ts';
 
 /** Everything one trial needs. Nothing in it is shared state: the trial makes its own. */
 export interface TrialInput {
@@ -56,6 +58,8 @@ export interface TrialInput {
   toolTime?: ToolTime;
   /** Told of each retried model request (the CLI prints them with their cause). */
   onRetry?: ProposeOptions['onRetry'];
+  /** A tool result whose JSON is longer is cut (tool-output-limit.ts); default DEFAULT_MAX_TOOL_OUTPUT_BYTES. */
+  maxToolOutputBytes?: number;
 }
 
 /** How tool time passes: really, or simulated (offline runs: see TrialInput.toolTime). */
@@ -436,18 +440,20 @@ async function executeProposal(proposal: ToolCallProposal, turn: number, context
   );
   if (result.ok) context.approvals.noteSuccess(action, actionArgs);
   const injected = fault?.inject !== undefined && result.ok;
-  const outcome = result.ok
+  const full = result.ok
     ? {
         ok: true as const,
         output: injected ? injectIntoOutput(result.output, fault!.inject!) : result.output,
         replayed: result.replayed ?? false,
       }
     : { ok: false as const, error: normalToolError(result.error) };
-  return callRecord(base, {
+  const { outcome, truncated } = limitToolOutput(full, context.maxToolOutputBytes ?? DEFAULT_MAX_TOOL_OUTPUT_BYTES);
+  const record = callRecord(base, {
     schema_valid: schemaValid,
     outcome,
     fault: injected ? { error: null, inject: true, good_next: fault!.good_next ?? null } : null,
     approved,
     latency_ms: latency,
   });
+  return truncated ? { ...record, output_truncated: truncated } : record;
 }

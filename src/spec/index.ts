@@ -22,3 +22,5 @@ export * from './shape-check.ts';
 export * from './tool-file.ts';
 export * from './domain-file.ts';
 export * from './compare-review.ts';
+export * from './size-limits.ts';
+export * from './numeric-limits.ts';

@@ -114,6 +114,8 @@ export interface Provider {
   propose(request: ModelRequest, options?: ProposeOptions): Promise<ModelTurn>;
   /** No live model behind it (replay, scripted): tool time may be simulated, nothing is paid. */
   readonly offline?: boolean;
+  /** Where a live provider sends its requests, without credentials (the manifest records it). */
+  readonly baseURL?: string;
   /** Its turns are synthetic fixtures, not a real model's behaviour (reports say so). */
   readonly synthetic?: boolean;
   /** Say, without answering, whether a request could be answered (the runner's pre-flight; replay). */

@@ -44,6 +44,8 @@ export const CallRecord = z.object({
    * model never saw.
    */
   not_executed: z.enum(['max_calls']).optional(),
+  /** Set when the tool's result was over `run.max_tool_output_bytes` and was cut (src/solve/tool-output-limit.ts). */
+  output_truncated: z.object({ bytes: z.number().int().positive(), limit: z.number().int().positive() }).optional(),
 });
 export type CallRecord = z.infer<typeof CallRecord>;
 
