@@ -125,5 +125,17 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
   }
 
   // Every string of every turn loses the key before anything records it (a server may echo it back).
-  return withRedactedTurns({ id, model: options.model, baseURL, api, gate, propose }, secrets);
+  // The Responses API has a tool search tool (deferred functions); Chat Completions has none, so the runner emulates it.
+  return withRedactedTurns(
+    {
+      id,
+      model: options.model,
+      baseURL,
+      api,
+      gate,
+      propose,
+      ...(api === 'responses' ? { toolSearch: 'native' as const } : {}),
+    },
+    secrets,
+  );
 }

@@ -1,3 +1,4 @@
+import { sweepCaption, sweepRows, sweepTable } from './sweep.ts';
 import {
   HEADLINE_COLUMNS,
   headlineGroups,
@@ -8,6 +9,7 @@ import {
 } from './headline.ts';
 import type { RunData } from './run-data.ts';
 import { errorLines, incompleteNote, turnLine, usageLines } from './run-facts.ts';
+import { RETRIEVAL_HEADER, RETRIEVAL_NOTE, retrievalGroups, retrievalRow } from './retrieval-rows.ts';
 import { describeFailingGraders, isFlipped, mostFailures, successRate } from './task-outcomes.ts';
 
 /** Caps that keep report.md under ~60 lines, so it fits a PR comment. */
@@ -30,6 +32,26 @@ function table(header: string[], rows: string[][], numeric: (index: number) => b
     `| ${header.join(' | ')} |`,
     `|${header.map((_, index) => (numeric(index) ? '--:' : '---')).join('|')}|`,
     ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ];
+}
+
+/** The sweep table of a `toolmark sweep` run (nothing for another run). */
+function sweepSection(data: RunData): string[] {
+  const rows = sweepRows(data.manifest, data.summary);
+  if (rows.length === 0) return [];
+  const [header, ...cells] = sweepTable(rows);
+  const numeric = (index: number) => header![index] !== 'model' && header![index] !== 'loading';
+  return [
+    '### Sweep: selection against catalog size',
+    '',
+    ...table(
+      header!,
+      cells.map((row) => row.map(markdownCell)),
+      numeric,
+    ),
+    '',
+    `<sub>${markdownCell(sweepCaption(data.manifest, data.synthetic))}</sub>`,
+    '',
   ];
 }
 
@@ -87,11 +109,18 @@ export function renderMarkdown(data: RunData): string {
       `pass^${trials}: chance that all ${trials} trials of a task pass, averaged over tasks.</sub>`,
     '',
   );
+  lines.push(...sweepSection(data));
   lines.push(
     ...usageLines(data.facts).map((line) => `- ${markdownCell(line)}`),
     `- ${markdownCell(turnLine(data.facts))}`,
     '',
   );
+  const deferred = retrievalGroups(summary);
+  if (deferred.length > 0) {
+    const rows = deferred.map((group) => retrievalRow(group).map(markdownCell));
+    lines.push('### Deferred loading: retrieval', '', ...table(RETRIEVAL_HEADER, rows, (index) => index >= 2));
+    lines.push('', `<sub>${RETRIEVAL_NOTE}</sub>`, '');
+  }
   const errors = errorLines(data.facts);
   if (errors.length > 0) lines.push('### Errors', '', ...errors.map((line) => `- ${markdownCell(line)}`), '');
 

@@ -30,6 +30,8 @@ import { ApprovalLedger } from './approvals.ts';
 import { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
 import { normalToolError, normalTurn } from './normalize.ts';
 import { buildRequest, initialMessages } from './request.ts';
+import { visiblePayload } from './visibility.ts';
+import { DeferredSession } from './deferred-session.ts';
 import { routeProposal } from './routing.ts';
 import { judgeEffects } from './side-effects.ts';
 import { limitToolOutput } from './tool-output-limit.ts';
@@ -140,6 +142,8 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
   const approvals = new ApprovalLedger(task.approve, domain.actions);
   const faults = new FaultSchedule(task.faults);
   const trial: TrialState = { calls: [], effects: [], seenChanges: new Set() };
+  // Deferred loading: which tools each request carries, and the searches (tool-search.ts).
+  const deferred = surface.loading ? new DeferredSession(surface, provider.toolSearch === 'native') : null;
   const messages: ModelMessage[] = initialMessages(task);
   const requests: RequestSummary[] = [];
   const turns: ModelTurn[] = [];
@@ -149,7 +153,14 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
   let failedMs = 0;
 
   turnLoop: for (let turn = 0; turn < task.limits.max_turns; turn += 1) {
-    const request = buildRequest({ model: provider.model, surface, messages, settings: input.settings });
+    const request = buildRequest({
+      model: provider.model,
+      surface,
+      messages,
+      settings: input.settings,
+      actor: task.actor,
+      tools: deferred?.requestTools(),
+    });
     // Hashed once per request object (src/spec/request-hash.ts): replay and the recorder get the same hash back.
     const hash = requestHash(request);
     requests.push({ turn, messages: request.messages.length, tools: request.tools.length, request_hash: hash });
@@ -178,17 +189,40 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
       break;
     }
     turns.push(answer);
-    messages.push({ role: 'assistant', content: answer.text, tool_calls: answer.tool_calls });
+    messages.push(
+      answer.tool_searches
+        ? {
+            role: 'assistant',
+            content: answer.text,
+            tool_calls: answer.tool_calls,
+            tool_searches: answer.tool_searches,
+          }
+        : { role: 'assistant', content: answer.text, tool_calls: answer.tool_calls },
+    );
+    deferred?.noteNative(answer, turn);
     if (answer.tool_calls.length === 0) {
       stopReason = 'answered';
       break;
     }
     for (const [index, proposal] of answer.tool_calls.entries()) {
+      // The emulated search is answered here: not a domain call, so not in `calls` and not against max_calls.
+      if (deferred?.isSearchCall(proposal)) {
+        const found = deferred.search(proposal, turn);
+        messages.push({
+          role: 'tool',
+          tool_call_id: proposal.id,
+          name: proposal.name,
+          content: found.content,
+          is_error: found.isError,
+        });
+        continue;
+      }
       // A proposal beyond max_calls is never executed: the trial stops there.
       // The rest of the turn is still recorded, so graders see every proposal (a forbidden write among them is unsafe).
       if (trial.calls.length >= task.limits.max_calls) {
         for (const unexecuted of answer.tool_calls.slice(index))
-          trial.calls.push(notExecuted(unexecuted, turn, surface, registry, task.limits.max_calls));
+          if (!deferred?.isSearchCall(unexecuted))
+            trial.calls.push(notExecuted(unexecuted, turn, surface, registry, task.limits.max_calls));
         stopReason = 'max_calls';
         break turnLoop;
       }
@@ -234,7 +268,17 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
     stopReason = 'errored';
     error ??= environmentFailure(caught);
   }
-  return trialRecord(input, { startedAt, stopReason, error, requests, turns, trial, finalState, failedMs });
+  return trialRecord(input, {
+    startedAt,
+    stopReason,
+    error,
+    requests,
+    turns,
+    trial,
+    finalState,
+    failedMs,
+    deferred,
+  });
 }
 
 /** The unscored record of a trial, built field by field in schema order. */
@@ -249,12 +293,15 @@ function trialRecord(
     trial: TrialState;
     finalState: Record<string, Json>;
     failedMs: number;
+    deferred?: DeferredSession | null;
   },
 ): TrialRecord {
   const { provider, surface, task } = input;
-  const { startedAt, stopReason, error, requests, turns, trial, finalState, failedMs } = parts;
+  const { startedAt, stopReason, error, requests, turns, trial, finalState, failedMs, deferred } = parts;
   // Counted once per surface payload (before a run's trials, in a worker: src/cost/schema-cost.ts).
-  const cost = schemaCost(surface.payload);
+  // A deferred surface's schema cost is its initial request's; what searches load is in `loading`.
+  // An eager one's is what this task's actor is shown (visibility: by_permission).
+  const cost = deferred ? deferred.initialCost : schemaCost(visiblePayload(surface, task.actor));
   // Built field by field in schema order, with every part already normalised
   // (normalize.ts): the zod schema would cost more than the rest of a replayed
   // trial. The cheap structural check guards the result; anything it rejects
@@ -288,6 +335,7 @@ function trialRecord(
     schema_tokens: cost.tokens,
     schema_bytes: cost.bytes,
     started_at: startedAt,
+    ...(deferred ? { loading: deferred.record() } : {}),
     // The grade comes last: a re-score parses only what is before it (src/run-folder/graded-tail.ts).
     verdicts: [],
     success: null,

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { JsonSchema } from './json.ts';
 import { ToolDefinition } from './model.ts';
+import { Perturbation, Visibility } from './surface-options.ts';
+import { SurfaceLoading, SurfaceLoadingFields } from './surface-loading.ts';
 
 /** How a multiplexed ("wide") exposed tool maps a proposal to an action. */
 export const ActionsBy = z.strictObject({
@@ -41,6 +43,12 @@ export const SurfaceFile = z.strictObject({
   order: z.array(z.string()).optional(),
   /** Optional system prompt sent with every task on this surface. */
   system: z.string().optional(),
+  /** Hide tools the task's actor may not use (surface-options.ts); inherited. */
+  visibility: Visibility.optional(),
+  /** Derive a perturbed surface from the merged tools (surface-options.ts); not inherited. */
+  perturb: Perturbation.optional(),
+  /** Deferred loading: `loading`, `always_loaded`, `search` (surface-loading.ts). */
+  ...SurfaceLoadingFields,
 });
 export type SurfaceFile = z.infer<typeof SurfaceFile>;
 
@@ -79,8 +87,20 @@ export const ResolvedSurface = z.object({
   tools: z.array(ExposedTool),
   /** The exact normalised payload a provider receives (order kept). */
   payload: z.array(ToolDefinition),
+  /** Deferred loading; absent or null = eager (every tool in every request). */
+  loading: SurfaceLoading.nullable().optional(),
   /** `sha256:<hex>` over the canonical payload: changes iff what the model sees changes. */
   hash: z.string(),
   file: z.string(),
+  /**
+   * Set with `visibility: by_permission`: the permission each exposed tool
+   * needs, by exposed name (tools that need none are absent). A task's
+   * request leaves out the tools its actor lacks the permission for.
+   */
+  visibility: z.strictObject({ by: z.literal('permission'), permissions: z.record(z.string(), z.string()) }).optional(),
+  /** Names of payload tools that are distractors (`perturb.distractors`): shown, never routed to an action. */
+  distractors: z.array(z.string()).optional(),
+  /** The `perturb:` the surface was derived with, as declared. */
+  perturb: Perturbation.optional(),
 });
 export type ResolvedSurface = z.infer<typeof ResolvedSurface>;
