@@ -3,7 +3,9 @@
 // by `npm run build` at prepare/prepack); only a user's own domain.ts files
 // go through a TypeScript loader (src/load/user-module.ts). A source checkout
 // (src/ present: this repository) runs the TypeScript itself through tsx, so
-// no build step stands between an edit and a run.
+// no build step stands between an edit and a run. TOOLMARK_DIST=1 runs the
+// compiled dist/ there too (after `npm run build`): what an installed
+// toolmark runs, for the bench (docs/performance.md) — no tsx at start-up.
 import { existsSync } from 'node:fs';
 import { register as registerHooks } from 'node:module';
 import { preloadPlainModules } from './preload.js';
@@ -16,7 +18,7 @@ await preloadPlainModules(
 
 const source = new URL('../src/cli/main.ts', import.meta.url);
 let main;
-if (existsSync(source)) {
+if (existsSync(source) && process.env.TOOLMARK_DIST !== '1') {
   // Ours first: hooks run last-registered first, so tsx resolves `toolmark`
   // through ours and then loads the TypeScript file it names.
   registerHooks('./source-resolve.js', import.meta.url);

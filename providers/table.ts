@@ -1,4 +1,5 @@
-import { closest } from '../src/spec/index.ts';
+// Direct files, not the spec index (every zod schema): `toolmark --help` shows this table's usage text.
+import { closest } from '../src/spec/suggest.ts';
 import type { Provider, ProviderPreset } from '../src/spec/index.ts';
 import { anthropicKind, type AnthropicSpec } from './kinds/anthropic.ts';
 import { badSpec, type CreateProviderContext, type PresetProviderKind, type ProviderKind } from './kinds/kind.ts';

@@ -5,6 +5,7 @@
  *
  *   npm run bench            all figures (under a minute)
  *   npm run bench -- --keep  keep the generated suites and runs (temp folder)
+ *   npm run bench -- --distinct  only figure 5 (issue 20: distinct tasks, whole processes)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,6 +16,7 @@ import { recordBenchCassette } from './bench/cassette.ts';
 import { cli, replayInChild, rescoreInChild } from './bench/children.ts';
 import { measureLive, startFakeServer, type LiveResult } from './bench/live.ts';
 import { timeCommand } from './bench/startup.ts';
+import { distinctFigures } from './bench/distinct-figures.ts';
 import { BENCH_SURFACES, writeBenchProject, writeTasksWithOneEdited } from './bench/suite.ts';
 import { benchTasks } from './bench/tasks.ts';
 
@@ -82,6 +84,24 @@ async function main(): Promise<void> {
     `machine: ${machine.nproc} CPUs (${machine.cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GB, node ${machine.node}, load average ${machine.loadavg_at_start.map((value) => value.toFixed(2)).join(' ')}`,
   );
   const work = mkdtempSync(path.join(os.tmpdir(), 'toolmark-bench-'));
+
+  if (process.argv.includes('--distinct')) {
+    try {
+      const distinct = await distinctFigures(work, line);
+      mkdirSync(path.join(REPOSITORY, 'results'), { recursive: true });
+      const json = {
+        v: 1,
+        date: new Date().toISOString(),
+        machine: { ...machine, loadavg_at_end: os.loadavg() },
+        distinct,
+      };
+      writeFileSync(path.join(REPOSITORY, 'results', 'bench-distinct.json'), `${JSON.stringify(json, null, 2)}\n`);
+      line(`bench finished in ${seconds(performance.now() - benchStarted)}; wrote results/bench-distinct.json`);
+    } finally {
+      if (!keep) rmSync(work, { recursive: true, force: true });
+    }
+    return;
+  }
 
   try {
     // 1. Replay throughput (10k) and memory (100k), through the run path in child processes.
@@ -158,6 +178,9 @@ async function main(): Promise<void> {
       `4b. re-score after editing task ${edited}'s evidence: ${count(rescoreEdited.changed)} trials with changed verdicts, trials.jsonl rewritten, in ${seconds(editedTotal)} (${(replayTotal / editedTotal).toFixed(1)}× faster than replay)`,
     );
 
+    // 5. Distinct tasks as whole processes (issue 20).
+    const distinct = await distinctFigures(work, line);
+
     const totalMs = performance.now() - benchStarted;
     line(`bench finished in ${seconds(totalMs)}${keep ? `; suites and runs kept in ${work}` : ''}`);
     const json = {
@@ -197,6 +220,7 @@ async function main(): Promise<void> {
         report_cli_wall_ms: reportCli.wallMs,
         after_edit: { ...rescoreEdited, task: edited, total_ms: editedTotal, ratio: replayTotal / editedTotal },
       },
+      distinct,
       bench_wall_ms: totalMs,
     };
     mkdirSync(path.join(REPOSITORY, 'results'), { recursive: true });

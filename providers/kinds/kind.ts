@@ -1,4 +1,4 @@
-import { ConfigError } from '../../src/spec/index.ts';
+import { ConfigError } from '../../src/spec/errors.ts';
 import { withoutCredentials } from '../http/base-url.ts';
 import type { ProjectConfig, Provider, ProviderPreset } from '../../src/spec/index.ts';
 

@@ -46,12 +46,41 @@ export function schemaCost(payload: unknown): SchemaCost {
   return remember(payload, { bytes: Buffer.byteLength(text, 'utf8'), tokens: encodeInProcess(text).length });
 }
 
-/** The worker: plain CommonJS, so it needs no TypeScript loader; it gets the tokenizer's resolved path. */
+/** The worker: plain CommonJS, so it needs no TypeScript loader; it gets the tokenizer's resolved path, loads it at once, then counts the texts it is sent. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { encode } = require(workerData.tokenizer);
-parentPort.postMessage(workerData.texts.map((text) => encode(text).length));
+parentPort.once('message', (texts) => parentPort.postMessage(texts.map((text) => encode(text).length)));
 `;
+
+function startWorker(): Worker {
+  return new Worker(WORKER_SOURCE, { eval: true, workerData: { tokenizer: require.resolve(TOKENIZER) } });
+}
+
+/**
+ * A worker started ahead of the count (`startSchemaCounter`). A run knows
+ * its surfaces only once the project is loaded, but the worker's start and
+ * the tokenizer's ~120 ms load need nothing from it: started when the run
+ * starts, they overlap the loading (on the second core) instead of being
+ * waited for after it. Unref'd until used, so a run that fails to load
+ * never waits for it.
+ */
+let warm: Worker | null = null;
+
+/** Start the counting worker now; the next `countSchemaCosts` that needs it uses it. */
+export function startSchemaCounter(): void {
+  if (warm) return;
+  warm = startWorker();
+  warm.unref();
+  // An error before it is used (it cannot count) leaves the count to a fresh worker.
+  warm.once('error', () => void (warm = null));
+}
+
+/** Stop a started worker that was not used (a run that ended before counting). */
+export function stopSchemaCounter(): void {
+  void warm?.terminate();
+  warm = null;
+}
 
 /**
  * The costs of several payloads, counted in a worker thread that exits
@@ -69,14 +98,15 @@ export async function countSchemaCosts(payloads: readonly unknown[]): Promise<Sc
 
 async function countInWorker(payloads: readonly unknown[]): Promise<SchemaCost[]> {
   const texts = payloads.map((payload) => JSON.stringify(payload));
-  const worker = new Worker(WORKER_SOURCE, {
-    eval: true,
-    workerData: { tokenizer: require.resolve(TOKENIZER), texts },
-  });
+  const worker = warm ?? startWorker();
+  warm = null;
+  worker.ref();
+  worker.removeAllListeners('error');
   const tokens = await new Promise<number[]>((resolve, reject) => {
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`schema token counter exited (${code}) without counting`)));
+    worker.postMessage(texts);
   });
   await worker.terminate();
   return texts.map((text, index) => ({ bytes: Buffer.byteLength(text, 'utf8'), tokens: tokens[index]! }));

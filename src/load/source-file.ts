@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { Document, LineCounter, isMap, isPair, isScalar, parseDocument, visit, type Node } from 'yaml';
 import type { ConfigIssue } from '../spec/index.ts';
+import { parseFast, type FastParse } from './fast-yaml.ts';
 import { decodeSuiteText } from './text-encoding.ts';
 
 /** Files bigger than this are refused before parsing: no hand-written suite file is that large. */
@@ -13,21 +14,59 @@ const MAX_ALIAS_COUNT = 100;
 /** A path inside a parsed document, as zod reports it. */
 export type FieldPath = readonly PropertyKey[];
 
+/** The `yaml` document tree with a source range on every node, and the line table to turn an offset into a line. */
+interface Tree {
+  document: Document;
+  lines: LineCounter;
+}
+
+function parseWithPositions(text: string): Tree {
+  const lines = new LineCounter();
+  return { document: parseDocument(text, { lineCounter: lines, prettyErrors: false }), lines };
+}
+
 /**
  * One parsed YAML file with the means to turn a field path into a
  * `file:line:column` position, so every issue points at the offending text.
+ *
+ * A file js-yaml reads on its own (src/load/fast-yaml.ts) holds its plain
+ * value and the offsets of its top-level list items only; the `yaml` tree
+ * with every node's position is built the first time an issue needs one.
  */
 export class SourceFile {
+  #tree: Tree | null;
+  readonly #fast: FastParse | null;
+  #lineStarts: number[] | null = null;
+  #valueTaken = false;
+
   constructor(
     /** Path as shown to the user (relative to the project root). */
     readonly display: string,
-    readonly document: Document,
-    private readonly lines: LineCounter,
-  ) {}
+    private readonly text: string,
+    parsed: { fast: FastParse } | { tree: Tree },
+  ) {
+    this.#fast = 'fast' in parsed ? parsed.fast : null;
+    this.#tree = 'tree' in parsed ? parsed.tree : null;
+  }
 
   /** The plain JavaScript value of the document (checked once by readSourceFile, so this does not throw). */
   value(): unknown {
-    return this.document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    if (!this.#fast) return this.#tree!.document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    // A fresh value on every call, as the tree gives: the first caller takes the parsed one (which it may change), later ones parse again.
+    if (this.#valueTaken) return parseFast(this.text)!.value;
+    this.#valueTaken = true;
+    return this.#fast.value;
+  }
+
+  /** Line of item `index` of the top-level list `key` (each task's line), without building the tree when the fast parse knows it. */
+  itemLine(key: string, index: number): number {
+    const offset = this.#fast?.itemOffsets.get(key)?.[index];
+    return offset === undefined ? this.position([key, index]).line : this.lineOf(offset);
+  }
+
+  private get tree(): Tree {
+    this.#tree ??= parseWithPositions(this.text);
+    return this.#tree;
   }
 
   /**
@@ -36,8 +75,9 @@ export class SourceFile {
    * a missing field has no text of its own.
    */
   position(path: FieldPath, key?: string): { line: number; column: number } {
+    const { document } = this.tree;
     if (key !== undefined) {
-      const map = path.length === 0 ? this.document.contents : this.document.getIn(path as unknown[], true);
+      const map = path.length === 0 ? document.contents : document.getIn(path as unknown[], true);
       if (isMap(map)) {
         const pair = map.items.find((item) => isPair(item) && isScalar(item.key) && String(item.key.value) === key);
         const keyNode = pair?.key as Node | undefined;
@@ -47,8 +87,8 @@ export class SourceFile {
     for (let length = path.length; length >= 0; length--) {
       const node =
         length === 0
-          ? this.document.contents
-          : (this.document.getIn(path.slice(0, length) as unknown[], true) as Node | undefined);
+          ? document.contents
+          : (document.getIn(path.slice(0, length) as unknown[], true) as Node | undefined);
       if (node && typeof node === 'object' && 'range' in node && node.range) return this.at(node.range[0]);
     }
     return { line: 1, column: 1 };
@@ -66,8 +106,26 @@ export class SourceFile {
   }
 
   private at(offset: number): { line: number; column: number } {
-    const { line, col } = this.lines.linePos(offset);
+    const { line, col } = this.tree.lines.linePos(offset);
     return { line, column: col };
+  }
+
+  /** 1-based line of an offset, as LineCounter counts lines (after each \n). */
+  private lineOf(offset: number): number {
+    if (!this.#lineStarts) {
+      const starts = [0];
+      for (let at = this.text.indexOf('\n'); at !== -1; at = this.text.indexOf('\n', at + 1)) starts.push(at + 1);
+      this.#lineStarts = starts;
+    }
+    const starts = this.#lineStarts;
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (starts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return low + 1;
   }
 }
 
@@ -103,8 +161,10 @@ export async function readSourceFile(path: string, root: string, issues: ConfigI
   }
   const text = decodeSuiteText(await readFile(path), display, issues);
   if (text === null) return null;
-  const lines = new LineCounter();
-  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const fast = parseFast(text);
+  if (fast) return new SourceFile(display, text, { fast });
+  const tree = parseWithPositions(text);
+  const { document, lines } = tree;
   if (document.errors.length > 0) {
     for (const error of document.errors) {
       const { line, col } = lines.linePos(error.pos[0]);
@@ -117,7 +177,7 @@ export async function readSourceFile(path: string, root: string, issues: ConfigI
     }
     return null;
   }
-  const source = new SourceFile(display, document, lines);
+  const source = new SourceFile(display, text, { tree });
   try {
     source.value();
   } catch (error) {

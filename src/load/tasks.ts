@@ -54,7 +54,7 @@ export async function readTasks(
         issues.push(...zodIssuesToConfigIssues(source, TaskSpec, parsed.error, item, base));
         return;
       }
-      const line = source.position(base).line;
+      const line = source.itemLine('tasks', index);
       located.push({
         task: { ...parsed.data, domain: domainName, split, source: { file: source.display, line } },
         source,

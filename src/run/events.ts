@@ -2,11 +2,13 @@ import type { LiveStates } from '../registry/index.ts';
 import type { TrialRecord } from '../spec/index.ts';
 
 /**
- * The phases of a run, in order. `trials` begins once the manifest is
- * written; `summary` once the last trial is in `trials.jsonl`; `reports`
- * once `summary.json` is written.
+ * The phases of a run, in order. `load` begins the run (reading the config,
+ * the domains, surfaces and tasks); `preflight` once the project is loaded
+ * (schema costs, providers and their cassettes, the plan, the replay check,
+ * the manifest); `trials` once the manifest is written; `summary` once the
+ * last trial is in `trials.jsonl`; `reports` once `summary.json` is written.
  */
-export type RunPhase = 'trials' | 'summary' | 'reports';
+export type RunPhase = 'load' | 'preflight' | 'trials' | 'summary' | 'reports';
 
 /**
  * What a run tells its caller as it goes, all optional. The library prints

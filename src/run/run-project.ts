@@ -1,6 +1,6 @@
 import { mkdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import type { SchemaCost } from '../cost/schema-cost.ts';
+import { startSchemaCounter, stopSchemaCounter, type SchemaCost } from '../cost/schema-cost.ts';
 import { loadConfig } from '../load/config.ts';
 import { loadProject, type LoadedDomain, type Project } from '../load/index.ts';
 import { checkRunId, createRunId, locateRun, readManifest, runFile, writeManifest } from '../run-folder/index.ts';
@@ -87,8 +87,19 @@ export interface RunResult {
  * model is called.
  */
 export async function runProject(options: RunProjectOptions): Promise<RunResult> {
+  // The schema token counter starts now and loads its tokenizer while the project loads (src/cost/schema-cost.ts).
+  startSchemaCounter();
+  try {
+    return await startProject(options);
+  } finally {
+    stopSchemaCounter();
+  }
+}
+
+async function startProject(options: RunProjectOptions): Promise<RunResult> {
   const root = path.resolve(options.root);
   const asked = options.selection ?? {};
+  await options.events?.onPhase?.('load');
   const project =
     options.project ?? (await loadProject(root, asked.domains?.length ? { domains: [...asked.domains] } : {}));
   const selection = selectionOf(asked, project.config);
@@ -120,6 +131,7 @@ export async function runProject(options: RunProjectOptions): Promise<RunResult>
  */
 export async function resumeRun(options: ResumeRunOptions): Promise<RunResult> {
   const root = path.resolve(options.root);
+  await options.events?.onPhase?.('load');
   const issues: import('../spec/index.ts').ConfigIssue[] = [];
   const { config } = await loadConfig(root, issues);
   if (issues.length > 0) throw new ConfigError(issues);
@@ -203,6 +215,7 @@ async function startAndRunTrials(prepared: Prepared) {
   const { project, selection, runDir, resumed, root } = prepared;
   const { config } = project;
   const events = prepared.events ?? {};
+  await events.onPhase?.('preflight');
   const costs = await countSelectedSurfaces(project.domains, selection);
   const providers = await createRunProviders(selection, {
     config,

@@ -44,7 +44,7 @@ describe('src/run', { timeout: 180_000 }, () => {
         betweenPhases: async () => void (seen.released += 1),
       },
     });
-    expect(phases).toEqual(['trials', 'summary', 'reports']);
+    expect(phases).toEqual(['load', 'preflight', 'trials', 'summary', 'reports']);
     // After start-up and before the reports: where the CLI hands memory back.
     expect(seen.released).toBe(2);
     expect(seen.start).toEqual({

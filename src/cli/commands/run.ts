@@ -24,6 +24,7 @@ interface RunFlags {
   allowStale?: boolean;
   toolTime?: string;
   root?: string;
+  timings?: boolean;
 }
 
 function positiveInteger(flag: string, text: string | undefined): number | undefined {
@@ -77,6 +78,8 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   const { formatSummaryTable, formatRunFacts } = await import('../summary-table.ts');
   const { createProgress } = await import('../progress.ts');
   const { releaseMemory } = await import('../heap-policy.ts');
+  const { createPhaseTimings, formatPhaseTimings } = await import('../phase-timings.ts');
+  const timings = flags.timings ? createPhaseTimings() : null;
   const root = flags.root ?? '.';
   const concurrency = positiveInteger('--concurrency', flags.concurrency);
   const selection = flags.resume ? undefined : selectionOf(flags);
@@ -114,6 +117,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
         `retry: ${where.provider}:${where.model} ${where.domain}/${where.task}/${where.surface} trial ${where.trial}: attempt ${note.attempt} failed (${note.failure}); retrying in ${note.waitedMs} ms`,
       ),
     onPhase: (phase) => {
+      timings?.mark(phase);
       if (phase === 'trials') {
         trialsRunning = true;
         process.on('SIGINT', onInterrupt);
@@ -132,6 +136,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     trialsDone();
   }
 
+  timings?.mark('output');
   const { outcome, runId, runDir, summary, manifest, facts } = result;
   const shown = displayPath(runDir);
   process.stdout.write(`${formatSummaryTable(summary, { manifest })}\n\n${formatRunFacts(facts)}`);
@@ -153,6 +158,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   }
   // Last, so the terminal ends with what to open.
   process.stdout.write(`report: ${shown}/report.html\n`);
+  if (timings) process.stderr.write(formatPhaseTimings(timings.finish()));
 }
 
 /** `toolmark run`: providers × surfaces × tasks × trials, streamed to results/<run-id>/. */
@@ -178,5 +184,6 @@ export function describe(program: Command, setExitCode: (code: number) => void):
       'auto | real | simulated: simulated time runs tool sleeps (simulated latency, timeouts) without waiting; auto = simulated when every provider is offline (default from config: auto)',
     )
     .option('--root <dir>', 'project root (default: current folder)')
+    .option('--timings', 'print wall and CPU time of each phase and the peak RSS to stderr at the end (JSON)')
     .action(async (flags: RunFlags) => runAction(flags, setExitCode));
 }

@@ -1,0 +1,142 @@
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { recordDistinctCassette } from './distinct-cassette.ts';
+import { writeDistinctProject } from './distinct-suite.ts';
+import { medianRun, phasesOf, timeToolmark, type ProcessFigures } from './whole-process.ts';
+
+/**
+ * Figure 5 (issue 20): the distinct-tasks workload as whole `toolmark`
+ * processes — `run` on 10,000 distinct tasks with its phases, `validate` of
+ * them, `--help`, `validate` of the shipped example, `report --rescore`
+ * against the run it re-grades, and the peak RSS of a 100,000-task run.
+ * Each line carries the load average, since the machine is shared.
+ */
+
+const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
+export const DISTINCT_TARGETS = {
+  run10kWallMs: 2_000,
+  validate10kMs: 1_000,
+  helpMs: 150,
+  validateExampleMs: 300,
+  rescoreRatio: 10,
+  peakRss100kMb: 300,
+};
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const mb = (value: number) => `${Math.round(value)} MB`;
+const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
+/** The launcher runs the compiled dist/ (what an installed toolmark runs) instead of the TypeScript through tsx. */
+const COMPILED = { ...process.env, TOOLMARK_DIST: '1' };
+const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+
+function checked(figures: ProcessFigures): ProcessFigures {
+  if (figures.code !== 0)
+    throw new Error(`bench: ${figures.command} exited ${figures.code}:\n${figures.stderr.slice(-2000)}`);
+  return figures;
+}
+
+const whole = (figures: ProcessFigures) =>
+  `wall ${seconds(figures.wallMs)}, CPU ${seconds(figures.cpuMs)}, peak RSS ${mb(figures.peakRssMb)}`;
+
+function phaseLine(figures: ProcessFigures): string {
+  const timed = phasesOf(figures.stderr);
+  if (!timed) return '(no --timings output)';
+  return timed.phases
+    .map((phase) => `${phase.phase} ${seconds(phase.wall_ms)} (CPU ${seconds(phase.cpu_ms)})`)
+    .join(' · ');
+}
+
+/** A distinct project of `tasks` tasks under `work/name`, cassette recorded; returns its root. */
+async function generate(work: string, name: string, tasks: number, format: 'yaml' | 'json' = 'yaml'): Promise<string> {
+  const root = path.join(work, name);
+  writeDistinctProject(root, { tasks, format });
+  await recordDistinctCassette(root);
+  return root;
+}
+
+export async function distinctFigures(work: string, line: (text: string) => void): Promise<Record<string, unknown>> {
+  const results: Record<string, unknown> = {};
+  const root = await generate(work, 'distinct-10k', 10_000);
+
+  // One unmeasured run first: tsx's transform cache and the file cache warm, as for a user's second run.
+  checked(await timeToolmark(['run', '--run-id', 'warm-up'], root));
+  let loadBefore = load();
+  const run = checked(await timeToolmark(['run', '--run-id', 'run-10k', '--timings'], root));
+  line(
+    `5. \`toolmark run\`, 10,000 distinct must-call tasks (YAML), replay, whole process: ${whole(run)} — target ≤ ${seconds(DISTINCT_TARGETS.run10kWallMs)} wall: ${verdict(run.wallMs <= DISTINCT_TARGETS.run10kWallMs)} [load ${loadBefore} → ${load()}]`,
+  );
+  line(`   phases: ${phaseLine(run)}`);
+  const passed = /success train\s+.*\n.*?(\d+)%/.exec(run.stdout)?.[1];
+  results.run_10k = { ...strip(run), phases: phasesOf(run.stderr), success_percent: passed, load: loadBefore };
+
+  // The same, compiled: `npm run build`, then the launcher with TOOLMARK_DIST=1.
+  execFileSync(process.execPath, ['scripts/build.js'], { cwd: REPOSITORY, stdio: 'ignore' });
+  loadBefore = load();
+  const compiled = checked(await timeToolmark(['run', '--run-id', 'run-10k-dist', '--timings'], root, COMPILED));
+  line(
+    `5'. the same, compiled (dist/, TOOLMARK_DIST=1): ${whole(compiled)} — target ≤ ${seconds(DISTINCT_TARGETS.run10kWallMs)} wall: ${verdict(compiled.wallMs <= DISTINCT_TARGETS.run10kWallMs)} [load ${loadBefore} → ${load()}]`,
+  );
+  line(`   phases: ${phaseLine(compiled)}`);
+  results.run_10k_compiled = { ...strip(compiled), phases: phasesOf(compiled.stderr), load: loadBefore };
+
+  loadBefore = load();
+  const validate = checked(await timeToolmark(['validate'], root));
+  line(
+    `5a. \`toolmark validate\` of the 10,000 tasks: ${whole(validate)} — target ≤ ${seconds(DISTINCT_TARGETS.validate10kMs)}: ${verdict(validate.wallMs <= DISTINCT_TARGETS.validate10kMs)} [load ${loadBefore} → ${load()}]`,
+  );
+  results.validate_10k = { ...strip(validate), load: loadBefore };
+
+  loadBefore = load();
+  const help = checked(await medianRun(['--help'], REPOSITORY, 5));
+  const example = checked(await medianRun(['validate'], REPOSITORY, 5));
+  line(
+    `5b. median of 5: \`toolmark --help\` ${Math.round(help.wallMs)} ms (CPU ${Math.round(help.cpuMs)} ms) — target ≤ ${DISTINCT_TARGETS.helpMs} ms: ${verdict(help.wallMs <= DISTINCT_TARGETS.helpMs)}; ` +
+      `\`toolmark validate\` (shipped example) ${Math.round(example.wallMs)} ms (CPU ${Math.round(example.cpuMs)} ms) — target ≤ ${DISTINCT_TARGETS.validateExampleMs} ms: ${verdict(example.wallMs <= DISTINCT_TARGETS.validateExampleMs)} [load ${loadBefore} → ${load()}]`,
+  );
+  results.help = { ...strip(help), load: loadBefore };
+  results.validate_example = strip(example);
+  loadBefore = load();
+  const helpCompiled = checked(await medianRun(['--help'], REPOSITORY, 5, COMPILED));
+  const exampleCompiled = checked(await medianRun(['validate'], REPOSITORY, 5, COMPILED));
+  const validateCompiled = checked(await timeToolmark(['validate'], root, COMPILED));
+  line(
+    `5b'. compiled: \`toolmark --help\` ${Math.round(helpCompiled.wallMs)} ms (CPU ${Math.round(helpCompiled.cpuMs)} ms): ${verdict(helpCompiled.wallMs <= DISTINCT_TARGETS.helpMs)}; ` +
+      `\`toolmark validate\` (shipped example) ${Math.round(exampleCompiled.wallMs)} ms (CPU ${Math.round(exampleCompiled.cpuMs)} ms): ${verdict(exampleCompiled.wallMs <= DISTINCT_TARGETS.validateExampleMs)}; ` +
+      `validate of the 10,000 tasks ${whole(validateCompiled)}: ${verdict(validateCompiled.wallMs <= DISTINCT_TARGETS.validate10kMs)} [load ${loadBefore} → ${load()}]`,
+  );
+  results.compiled = {
+    help: strip(helpCompiled),
+    validate_example: strip(exampleCompiled),
+    validate_10k: strip(validateCompiled),
+    load: loadBefore,
+  };
+
+  loadBefore = load();
+  const rescore = checked(await timeToolmark(['report', 'results/run-10k', '--rescore'], root));
+  const ratio = run.wallMs / rescore.wallMs;
+  line(
+    `5c. \`toolmark report --rescore\` of that run: ${whole(rescore)}; ${ratio.toFixed(1)}× faster than the run (CPU ${(run.cpuMs / rescore.cpuMs).toFixed(1)}×) — target ≥ ${DISTINCT_TARGETS.rescoreRatio}×: ${verdict(ratio >= DISTINCT_TARGETS.rescoreRatio)} [load ${loadBefore} → ${load()}]`,
+  );
+  results.rescore_10k = { ...strip(rescore), ratio, cpu_ratio: run.cpuMs / rescore.cpuMs, load: loadBefore };
+
+  const large = await generate(work, 'distinct-100k', 100_000);
+  loadBefore = load();
+  const run100k = checked(await timeToolmark(['run', '--run-id', 'run-100k', '--timings'], large));
+  line(
+    `5d. \`toolmark run\`, 100,000 distinct tasks: ${whole(run100k)} — target peak RSS ≤ ${mb(DISTINCT_TARGETS.peakRss100kMb)}: ${verdict(run100k.peakRssMb <= DISTINCT_TARGETS.peakRss100kMb)} [load ${loadBefore} → ${load()}]`,
+  );
+  line(`   phases: ${phaseLine(run100k)}`);
+  results.run_100k = { ...strip(run100k), phases: phasesOf(run100k.stderr), load: loadBefore };
+  return results;
+}
+
+/** The figures without the captured output. */
+function strip(figures: ProcessFigures) {
+  return { command: figures.command, wall_ms: figures.wallMs, cpu_ms: figures.cpuMs, peak_rss_mb: figures.peakRssMb };
+}
