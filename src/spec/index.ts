@@ -22,3 +22,4 @@ export * from './shape-check.ts';
 export * from './tool-file.ts';
 export * from './domain-file.ts';
 export * from './compare-review.ts';
+export * from './trial-identity.ts';
