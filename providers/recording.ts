@@ -23,6 +23,8 @@ export function recordingProvider(inner: Provider, writer: CassetteWriter): Prov
     ...(inner.check ? { check: inner.check.bind(inner) } : {}),
     ...(inner.synthetic !== undefined ? { synthetic: inner.synthetic } : {}),
     ...(inner.offline !== undefined ? { offline: inner.offline } : {}),
+    // Deferred loading: the recorded requests must be the ones the inner provider gets (native or emulated).
+    ...(inner.toolSearch !== undefined ? { toolSearch: inner.toolSearch } : {}),
     id: inner.id,
     model: inner.model,
     async propose(request: ModelRequest, options: ProposeOptions = {}): Promise<ModelTurn> {

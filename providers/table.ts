@@ -85,6 +85,7 @@ function presetLimits(preset: ProviderPreset) {
   return {
     timeoutMs: preset.timeout_ms,
     maxRetries: preset.max_retries,
+    rateLimitRetryBudget: preset.rate_limit_retry_budget,
     requestsPerMinute: preset.requests_per_minute,
     concurrency: preset.concurrency,
     dropSchemaKeywords: preset.drop_schema_keywords,

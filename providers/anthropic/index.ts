@@ -1,6 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { ProviderError } from '../../src/spec/errors.ts';
 import type { ModelRequest, ModelTurn, ProposeOptions, Provider, ToolDefinition } from '../../src/spec/model.ts';
+import { splitBaseUrl } from '../http/base-url.ts';
+import { withRedactedTurns } from '../http/redact.ts';
 import { createRequestGate, type RequestGate } from '../http/request-gate.ts';
 import { retryWarnings, withRetries, type RetryOptions } from '../http/retry.ts';
 import { createRetryBudget } from '../http/retry-budget.ts';
@@ -35,9 +37,14 @@ const COUNT_PROBE = [{ role: 'user' as const, content: 'x' }];
  */
 export function createAnthropicProvider(options: AnthropicProviderOptions): AnthropicProvider {
   const timeoutMs = options.timeoutMs ?? 60_000;
+  // Credentials in the URL travel as a Basic header instead (base-url.ts); `baseURL` is the URL without them.
+  const endpoint = splitBaseUrl(options.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL);
+  const baseURL = endpoint.url;
+  const secrets = [options.apiKey, ...endpoint.secrets];
   const client = new Anthropic({
     apiKey: options.apiKey,
-    baseURL: options.baseURL ?? ANTHROPIC_DEFAULT_BASE_URL,
+    baseURL,
+    ...(endpoint.secrets.length > 0 ? { defaultHeaders: endpoint.headers } : {}),
     maxRetries: 0,
     // Set explicitly: our signal cuts each attempt, and an explicit timeout stops the SDK refusing large max_tokens.
     timeout: timeoutMs * 2 + 1_000,
@@ -55,7 +62,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
       maxRetries: options.maxRetries,
       timeoutMs,
       label: what,
-      secrets: [options.apiKey],
+      secrets,
       gate,
       signal,
       random: options.random,
@@ -107,5 +114,10 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
     return Math.max(0, withTools.value.input_tokens - without.value.input_tokens);
   }
 
-  return { id, model: options.model, gate, propose, countSchemaTokens };
+  // Every string of every turn loses the key before anything records it (a server may echo it back).
+  // The Messages API has its own tool search tool: deferred surfaces go natively (defer_loading + tool references).
+  return withRedactedTurns(
+    { id, model: options.model, baseURL, gate, propose, countSchemaTokens, toolSearch: 'native' as const },
+    secrets,
+  );
 }

@@ -5,7 +5,10 @@ import type {
   MessageParam,
   Tool,
   ToolChoice,
+  ToolSearchToolBm25_20251119,
+  ToolSearchToolRegex20251119,
 } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { NativeToolSearch, NativeToolSearchOption } from '../../src/spec/surface-loading.ts';
 import type { ModelRequest, ModelTurn, ToolCallProposal, ToolDefinition } from '../../src/spec/model.ts';
 import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
@@ -23,7 +26,46 @@ export function toAnthropicTools(tools: readonly ToolDefinition[], names: WireNa
     description: tool.description,
     input_schema: tool.parameters as Tool['input_schema'],
     ...(tool.strict ? { strict: true } : {}),
+    // Deferred loading: kept out of the context until the tool search tool returns a reference to it.
+    ...(tool.defer_loading ? { defer_loading: true } : {}),
   }));
+}
+
+/** The Messages API tool search tool for a deferred request (issue 19): BM25 (natural language) or regex. */
+export function anthropicSearchTool(
+  option: NativeToolSearchOption,
+): ToolSearchToolBm25_20251119 | ToolSearchToolRegex20251119 {
+  return option.anthropic === 'regex'
+    ? { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' }
+    : { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' };
+}
+
+/** A past native search as the two blocks the API wrote: the server tool use and its result with tool references. */
+function searchBlocks(
+  search: NativeToolSearch,
+  option: NativeToolSearchOption | undefined,
+  names: WireNames,
+): ContentBlockParam[] {
+  let input: unknown;
+  try {
+    input = JSON.parse(search.arguments);
+  } catch {
+    input = { query: search.arguments };
+  }
+  return [
+    { type: 'server_tool_use', id: search.id, name: anthropicSearchTool(option ?? { anthropic: 'bm25' }).name, input },
+    {
+      type: 'tool_search_tool_result',
+      tool_use_id: search.id,
+      content: {
+        type: 'tool_search_tool_search_result',
+        tool_references: search.results.map((name) => ({
+          type: 'tool_reference' as const,
+          tool_name: names.encode(name),
+        })),
+      },
+    },
+  ];
 }
 
 const TOOL_CHOICE: Record<ModelRequest['tool_choice'], ToolChoice> = {
@@ -65,6 +107,9 @@ export function toMessagesRequest(
         break;
       case 'assistant': {
         const blocks: ContentBlockParam[] = [];
+        // The searches come first, as in the response: the calls after them use the tools they loaded.
+        for (const search of message.tool_searches ?? [])
+          blocks.push(...searchBlocks(search, request.tool_search, names));
         if (message.content !== null && message.content !== '') blocks.push({ type: 'text', text: message.content });
         for (const call of message.tool_calls) {
           blocks.push({
@@ -97,7 +142,9 @@ export function toMessagesRequest(
   };
   if (system.length > 0) body.system = system.join('\n\n');
   if (request.tools.length > 0) {
-    body.tools = toAnthropicTools(request.tools, names);
+    body.tools = request.tool_search
+      ? [anthropicSearchTool(request.tool_search), ...toAnthropicTools(request.tools, names)]
+      : toAnthropicTools(request.tools, names);
     body.tool_choice = TOOL_CHOICE[request.tool_choice];
   } else if (request.tool_choice === 'required') {
     warnings.push('tool_choice "required" with no tools; not sent');
@@ -114,9 +161,18 @@ export function fromMessage(message: Message, names: WireNames): Omit<ModelTurn,
   const warnings: string[] = [];
   const texts: string[] = [];
   const toolCalls: ToolCallProposal[] = [];
+  const searches: NativeToolSearch[] = [];
   for (const block of message.content ?? []) {
     if (block.type === 'text') texts.push(block.text);
-    else if (block.type === 'tool_use') {
+    else if (block.type === 'server_tool_use' && block.name.startsWith('tool_search_tool_')) {
+      searches.push({ id: block.id, arguments: JSON.stringify(block.input ?? {}), results: [] });
+    } else if (block.type === 'tool_search_tool_result') {
+      const search = searches.find((candidate) => candidate.id === block.tool_use_id);
+      if (block.content.type === 'tool_search_tool_search_result') {
+        if (search)
+          search.results = block.content.tool_references.map((reference) => names.decode(reference.tool_name));
+      } else warnings.push(`tool search failed: ${block.content.error_code}`);
+    } else if (block.type === 'tool_use') {
       // The wire gives an object; the proposal keeps its JSON text (serialised once, never re-parsed).
       toolCalls.push({ id: block.id, name: names.decode(block.name), arguments: JSON.stringify(block.input ?? {}) });
     } else if (block.type !== 'thinking' && block.type !== 'redacted_thinking') {
@@ -141,5 +197,6 @@ export function fromMessage(message: Message, names: WireNames): Omit<ModelTurn,
     usage,
     finish_reason: normaliseFinishReason(message.stop_reason, toolCalls.length > 0),
     warnings,
+    ...(searches.length > 0 ? { tool_searches: searches } : {}),
   };
 }

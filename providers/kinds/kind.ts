@@ -1,4 +1,5 @@
 import { ConfigError } from '../../src/spec/index.ts';
+import { withoutCredentials } from '../http/base-url.ts';
 import type { ProjectConfig, Provider, ProviderPreset } from '../../src/spec/index.ts';
 
 /** What a provider factory may read: never a file for keys. */
@@ -15,6 +16,7 @@ export interface CreateProviderContext {
 export interface PresetLimits {
   timeoutMs?: number;
   maxRetries?: number;
+  rateLimitRetryBudget?: number;
   requestsPerMinute?: number;
   concurrency?: number;
   dropSchemaKeywords?: readonly string[];
@@ -54,9 +56,9 @@ export interface ProviderKind<Spec extends { kind: string; text: string }> {
 export type PresetProviderKind<Spec extends { kind: string; text: string }> = ProviderKind<Spec> &
   Required<Pick<ProviderKind<Spec>, 'createPreset'>>;
 
-/** A ConfigError about a `--provider` value. */
+/** A ConfigError about a `--provider` value (shown without any credentials its URL holds). */
 export function badSpec(text: string, message: string, expected: string, suggestion?: string): ConfigError {
-  return new ConfigError({ file: '--provider', field: text, message, expected, suggestion });
+  return new ConfigError({ file: '--provider', field: withoutCredentials(text), message, expected, suggestion });
 }
 
 /** The model after `kind:`, required. */

@@ -5,12 +5,17 @@ export type CompatibleSpec = { kind: 'openai-compatible'; text: string; model: s
 
 const KEY = 'OPENAI_COMPATIBLE_API_KEY';
 
-/** `MODEL@URL` → model and base URL (the model may itself hold colons, e.g. `qwen2.5:7b`). */
+/**
+ * `MODEL@URL` → model and base URL. The split is at the first `@` that
+ * starts a URL (`@http://`, `@https://`): the model may hold colons
+ * (`qwen2.5:7b`) and even an `@`, and the URL may hold credentials
+ * (`http://user:pass@host/v1`, whose `@` a split on the last one would take).
+ */
 export function parseCompatibleTarget(rest: string, text: string): { model: string; baseURL: string } {
-  const at = rest.lastIndexOf('@');
-  const model = at > 0 ? rest.slice(0, at).trim() : '';
-  const baseURL = at > 0 ? rest.slice(at + 1).trim() : '';
-  if (!model || !/^https?:\/\//.test(baseURL))
+  const match = /^(.*?)@(https?:\/\/.*)$/is.exec(rest.trim());
+  const model = match?.[1]!.trim() ?? '';
+  const baseURL = match?.[2]!.trim() ?? '';
+  if (!model || !/^https?:\/\/[^/\s]/.test(baseURL))
     throw badSpec(
       text,
       'an OpenAI-compatible provider needs a model and a base URL',

@@ -2,7 +2,8 @@ import OpenAI from 'openai';
 import { ProviderError } from '../../src/spec/errors.ts';
 import type { ModelRequest, ModelTurn, ProposeOptions, Provider } from '../../src/spec/model.ts';
 import { createRequestGate, type RequestGate } from '../http/request-gate.ts';
-import { redactSecrets } from '../http/redact.ts';
+import { splitBaseUrl } from '../http/base-url.ts';
+import { redactSecrets, withRedactedTurns } from '../http/redact.ts';
 import { retryWarnings, withRetries } from '../http/retry.ts';
 import { createRetryBudget } from '../http/retry-budget.ts';
 import { toolsWithoutKeywords } from '../http/schema-keywords.ts';
@@ -40,7 +41,9 @@ export interface OpenAIProvider extends Provider {
  */
 export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProvider {
   const api = options.api ?? 'chat';
-  const baseURL = options.baseURL ?? OPENAI_DEFAULT_BASE_URL;
+  // Credentials in the URL travel as a Basic header instead (base-url.ts); `baseURL` is the URL without them.
+  const endpoint = splitBaseUrl(options.baseURL ?? OPENAI_DEFAULT_BASE_URL);
+  const baseURL = endpoint.url;
   const timeoutMs = options.timeoutMs ?? 60_000;
   const official = baseURL === OPENAI_DEFAULT_BASE_URL;
   const maxTokensField = options.maxTokensField ?? (official ? 'max_completion_tokens' : 'max_tokens');
@@ -50,6 +53,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
     apiKey: options.apiKey,
     // Explicit, so a stray OPENAI_BASE_URL cannot redirect a run the factory configured otherwise.
     baseURL,
+    ...(endpoint.secrets.length > 0 ? { defaultHeaders: endpoint.headers } : {}),
     maxRetries: 0,
     // Our per-attempt signal cuts the request; the SDK's timer is only a backstop.
     timeout: timeoutMs * 2 + 1_000,
@@ -58,7 +62,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
   const gate = createRequestGate({ concurrency: options.concurrency, requestsPerMinute: options.requestsPerMinute });
   const id = options.id ?? 'openai';
   const label = `${id} ${api} ${options.model}`;
-  const secrets = [options.apiKey];
+  const secrets = [options.apiKey, ...endpoint.secrets];
   const rateLimitBudget = createRetryBudget(options.rateLimitRetryBudget);
 
   async function propose(request: ModelRequest, proposeOptions: ProposeOptions = {}): Promise<ModelTurn> {
@@ -120,5 +124,18 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
     };
   }
 
-  return { id, model: options.model, api, gate, propose };
+  // Every string of every turn loses the key before anything records it (a server may echo it back).
+  // The Responses API has a tool search tool (deferred functions); Chat Completions has none, so the runner emulates it.
+  return withRedactedTurns(
+    {
+      id,
+      model: options.model,
+      baseURL,
+      api,
+      gate,
+      propose,
+      ...(api === 'responses' ? { toolSearch: 'native' as const } : {}),
+    },
+    secrets,
+  );
 }

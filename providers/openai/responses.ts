@@ -3,7 +3,9 @@ import type {
   Response,
   ResponseCreateParamsNonStreaming,
   ResponseInputItem,
+  Tool,
 } from 'openai/resources/responses/responses';
+import type { NativeToolSearch } from '../../src/spec/surface-loading.ts';
 import type { ModelRequest, ModelTurn, ToolCallProposal, ToolDefinition } from '../../src/spec/model.ts';
 import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
@@ -18,7 +20,44 @@ export function toResponsesTools(tools: readonly ToolDefinition[], names: WireNa
     parameters: tool.parameters as Record<string, unknown>,
     // Always explicit: the Responses API treats an omitted `strict` as true.
     strict: tool.strict,
+    // Deferred loading: only name and description are shown until tool_search loads the schema.
+    ...(tool.defer_loading ? { defer_loading: true } : {}),
   }));
+}
+
+/** A past hosted search re-sent as its two items (stateless: `store: false` keeps nothing server-side). */
+function searchItems(search: NativeToolSearch, request: ModelRequest, names: WireNames): ResponseInputItem[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(search.arguments);
+  } catch {
+    parsed = search.arguments;
+  }
+  const loaded = request.tools.filter((tool) => search.results.includes(tool.name));
+  return [
+    { type: 'tool_search_call', call_id: search.id, arguments: parsed, execution: 'server', status: 'completed' },
+    {
+      type: 'tool_search_output',
+      call_id: search.id,
+      execution: 'server',
+      status: 'completed',
+      tools: toResponsesTools(
+        loaded.map(({ defer_loading: _deferred, ...tool }) => tool),
+        names,
+      ),
+    },
+  ];
+}
+
+/** The names a tool_search_output loaded (functions, and the functions of a loaded namespace). */
+function loadedNames(tools: readonly Tool[], names: WireNames): string[] {
+  return tools.flatMap((tool) =>
+    tool.type === 'function'
+      ? [names.decode(tool.name)]
+      : tool.type === 'namespace'
+        ? tool.tools.map((inner) => names.decode(inner.name))
+        : [],
+  );
 }
 
 /** Map the normalised request to a Responses API body (stateless: `store: false`, full history every turn). */
@@ -36,6 +75,7 @@ export function toResponsesRequest(
         input.push({ type: 'message', role: message.role, content: message.content });
         break;
       case 'assistant':
+        for (const search of message.tool_searches ?? []) input.push(...searchItems(search, request, names));
         if (message.content !== null && message.content !== '')
           input.push({ type: 'message', role: 'assistant', content: message.content });
         for (const call of message.tool_calls) {
@@ -56,7 +96,9 @@ export function toResponsesRequest(
   const body: ResponseCreateParamsNonStreaming = { model: request.model, input, store: false };
   if (request.system !== null) body.instructions = request.system;
   if (request.tools.length > 0) {
-    body.tools = toResponsesTools(request.tools, names);
+    body.tools = request.tool_search
+      ? [{ type: 'tool_search' }, ...toResponsesTools(request.tools, names)]
+      : toResponsesTools(request.tools, names);
     body.tool_choice = request.tool_choice;
   } else if (request.tool_choice === 'required') {
     warnings.push('tool_choice "required" with no tools; not sent');
@@ -74,6 +116,7 @@ export function fromResponsesResponse(response: Response, names: WireNames): Omi
   const warnings: string[] = [];
   const texts: string[] = [];
   const toolCalls: ToolCallProposal[] = [];
+  const searches: NativeToolSearch[] = [];
   for (const item of response.output ?? []) {
     if (item.type === 'message') {
       for (const part of item.content) {
@@ -83,6 +126,11 @@ export function fromResponsesResponse(response: Response, names: WireNames): Omi
     } else if (item.type === 'function_call') {
       // call_id is what a function_call_output must echo, so it is the proposal's id.
       toolCalls.push({ id: item.call_id, name: names.decode(item.name), arguments: item.arguments ?? '' });
+    } else if (item.type === 'tool_search_call') {
+      searches.push({ id: item.call_id ?? item.id, arguments: JSON.stringify(item.arguments ?? {}), results: [] });
+    } else if (item.type === 'tool_search_output') {
+      const search = searches.find((candidate) => candidate.id === (item.call_id ?? item.id)) ?? searches.at(-1);
+      if (search) search.results = loadedNames(item.tools ?? [], names);
     } else if (item.type !== 'reasoning') {
       warnings.push(`ignored an output item of type "${item.type}"`);
     }
@@ -104,5 +152,6 @@ export function fromResponsesResponse(response: Response, names: WireNames): Omi
     usage,
     finish_reason: normaliseFinishReason(rawReason, toolCalls.length > 0),
     warnings,
+    ...(searches.length > 0 ? { tool_searches: searches } : {}),
   };
 }

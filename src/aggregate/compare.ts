@@ -137,6 +137,7 @@ function noiseFloor(sections: readonly CompareSection[]): NoiseFloor[] {
 
 function side(input: CompareInput, trials: readonly CompactTrial[], surfaces: string[]): CompareSide {
   const providers = [...new Set(trials.map((trial) => `${trial.provider}:${trial.model}`))].sort();
+  const errored = trials.filter((trial) => trial.errorMessage !== null);
   return {
     label: input.label,
     run_id: input.runId,
@@ -145,6 +146,9 @@ function side(input: CompareInput, trials: readonly CompactTrial[], surfaces: st
     surfaces,
     providers,
     synthetic: input.synthetic ?? false,
+    trials: trials.length,
+    errored: errored.length,
+    first_error: errored[0]?.errorMessage ?? null,
   };
 }
 

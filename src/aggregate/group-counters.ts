@@ -3,6 +3,7 @@ import { ABSTENTION_CLASSES, type TrialFacts } from '../score/index.ts';
 import { countFlips, wilsonInterval } from '../stats/index.ts';
 import { meanOverTasksSeries, passAtKSeries, passHatKSeries } from '../stats/pass-at-k.ts';
 import { Reservoir } from './reservoir.ts';
+import { RetrievalCounters } from './retrieval-counters.ts';
 
 /** Successes and scored trials of one task within one group (for pass@k, pass^k, flip rate). */
 interface TaskTally {
@@ -46,6 +47,8 @@ export class GroupCounters {
   readonly inputTokens: Reservoir;
   readonly outputTokens: Reservoir;
   readonly latency: Reservoir;
+  /** Deferred-surface trials only (created on the first one, so eager groups carry no `retrieval`). */
+  retrieval: RetrievalCounters | null = null;
 
   constructor(seed: number) {
     this.inputTokens = new Reservoir(undefined, seed);
@@ -62,6 +65,7 @@ export class GroupCounters {
     this.latency.add(record.latency_ms);
     this.schemaTokens += record.schema_tokens;
     this.schemaBytes += record.schema_bytes;
+    if (record.loading) (this.retrieval ??= new RetrievalCounters()).add(record, facts);
     if (facts === null) {
       this.errored += 1;
       return;
@@ -136,6 +140,7 @@ export class GroupCounters {
       ),
       errored: this.errored,
       trials: this.trials,
+      ...(this.retrieval ? { retrieval: this.retrieval.metrics() } : {}),
     };
   }
 }

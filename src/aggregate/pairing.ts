@@ -14,6 +14,8 @@ export interface CompactTrial {
   trial: number;
   schemaTokens: number;
   facts: TrialFacts | null;
+  /** The provider failure of an errored trial (what compare names when a side has nothing to pair). */
+  errorMessage: string | null;
 }
 
 export function compactTrial(record: TrialRecord): CompactTrial {
@@ -29,6 +31,7 @@ export function compactTrial(record: TrialRecord): CompactTrial {
     trial: record.trial,
     schemaTokens: record.schema_tokens,
     facts: trialFacts(record),
+    errorMessage: record.status === 'errored' ? (record.error?.message ?? 'errored') : null,
   };
 }
 

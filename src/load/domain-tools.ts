@@ -71,7 +71,8 @@ export function checkDomainTools(root: string, domain: Domain, display: string, 
         issue({
           field: [`${field}.runtime`, ...problem.path].join('.'),
           message: problem.message,
-          expected: 'timeout_ms: a positive integer; retry: { transient: boolean, max_attempts: integer ≥ 1 }',
+          expected:
+            'timeout_ms: an integer from 1 to 86400000 (24 h); retry: { transient: boolean, max_attempts: integer from 1 to 100 }',
         });
     }
     const action = actionOf(tool, actions);

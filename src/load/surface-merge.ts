@@ -21,8 +21,30 @@ export interface MergedSurface {
   strict: boolean;
   system: string | null;
   entries: MergedEntry[];
+  /** Deferred-loading fields after inheritance (surface-loading.ts). */
+  loading: MergedLoading;
   /** The file that defines this surface. */
   source: SourceFile;
+}
+
+/** `loading`, `always_loaded` and `search`, each inherited from the parent unless the file gives it. */
+export interface MergedLoading {
+  mode: 'eager' | 'deferred';
+  always_loaded: { ids: string[]; origin: SourceFile } | null;
+  top_k: number | null;
+  anthropic: 'bm25' | 'regex' | null;
+  /** Which of the fields this surface's own file gives (an eager surface may not give them). */
+  own: { always_loaded: boolean; search: boolean };
+}
+
+function mergeLoading(parent: MergedLoading | undefined, file: SurfaceFile, source: SourceFile): MergedLoading {
+  return {
+    mode: file.loading ?? parent?.mode ?? 'eager',
+    always_loaded: file.always_loaded ? { ids: file.always_loaded, origin: source } : (parent?.always_loaded ?? null),
+    top_k: file.search?.top_k ?? parent?.top_k ?? null,
+    anthropic: file.search?.anthropic ?? parent?.anthropic ?? null,
+    own: { always_loaded: file.always_loaded !== undefined, search: file.search !== undefined },
+  };
 }
 
 /** What a revision entry is matched by: its action, or for a multiplexed tool its registry tool. */
@@ -97,6 +119,7 @@ export function mergeSurface(
       strict: file.strict ?? parent?.strict ?? false,
       system: file.system ?? parent?.system ?? null,
       entries: file.order ? applyOrder(entries, file.order) : entries,
+      loading: mergeLoading(parent?.loading, file, source),
       source,
     },
     unmatchedRemovals,

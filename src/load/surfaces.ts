@@ -7,6 +7,7 @@ import {
   type ConfigIssue,
   type ExposedTool,
   type ResolvedSurface,
+  type SurfaceLoading,
   type ToolDefinition,
 } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
@@ -16,6 +17,7 @@ import { closest } from '../spec/suggest.ts';
 import { entryKey, mergeSurface, type MergedEntry, type MergedSurface } from './surface-merge.ts';
 import { hasProperty, makeStrict, overrideParameterDescription, propertyNames } from './tool-schema.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';
+import { resolveLoading } from './surface-loading.ts';
 
 /** YAML files directly inside a folder, sorted; a missing folder is empty. */
 export async function yamlFilesIn(dir: string): Promise<string[]> {
@@ -203,7 +205,8 @@ export function resolveMergedSurface(
       );
     known = problems.length;
   }
-  if (issues.length > before) return null;
+  const loading = resolveLoading(merged, tools, itemOf, issues);
+  if (issues.length > before || loading === undefined) return null;
   const payload: ToolDefinition[] = tools.map((tool) => ({
     name: tool.name,
     description: tool.description,
@@ -219,7 +222,8 @@ export function resolveMergedSurface(
     system: merged.system,
     tools,
     payload,
-    hash: surfaceHash(payload, merged.system, domain.hashBasis),
+    ...(loading ? { loading } : {}),
+    hash: surfaceHash(payload, merged.system, domain.hashBasis, loading),
     file,
   };
 }
@@ -230,7 +234,15 @@ export function resolveMergedSurface(
  * when the surface sets one — everything the model sees, nothing it does not
  * (ids, surface descriptions, file layout).
  */
-export function surfaceHash(payload: readonly ToolDefinition[], system: string | null, basis?: unknown): string {
+export function surfaceHash(
+  payload: readonly ToolDefinition[],
+  system: string | null,
+  basis?: unknown,
+  loading?: SurfaceLoading | null,
+): string {
+  // Deferred loading changes what the model sees (which tools up front, how it finds the rest):
+  // it is part of the hash. Eager surfaces hash as they always did.
+  if (loading) return sha256({ payload, system, basis: basis ?? null, loading });
   // `basis`: definitions behind the payload that the model does not see (an
   // MCP server's output schemas and annotations); absent for TypeScript domains,
   // whose hashes stay as they were.

@@ -8,6 +8,7 @@ import {
 } from './headline.ts';
 import type { RunData } from './run-data.ts';
 import { errorLines, incompleteNote, turnLine, usageLines } from './run-facts.ts';
+import { RETRIEVAL_HEADER, RETRIEVAL_NOTE, retrievalGroups, retrievalRow } from './retrieval-rows.ts';
 import { describeFailingGraders, isFlipped, mostFailures, successRate } from './task-outcomes.ts';
 
 /** Caps that keep report.md under ~60 lines, so it fits a PR comment. */
@@ -92,6 +93,12 @@ export function renderMarkdown(data: RunData): string {
     `- ${markdownCell(turnLine(data.facts))}`,
     '',
   );
+  const deferred = retrievalGroups(summary);
+  if (deferred.length > 0) {
+    const rows = deferred.map((group) => retrievalRow(group).map(markdownCell));
+    lines.push('### Deferred loading: retrieval', '', ...table(RETRIEVAL_HEADER, rows, (index) => index >= 2));
+    lines.push('', `<sub>${RETRIEVAL_NOTE}</sub>`, '');
+  }
   const errors = errorLines(data.facts);
   if (errors.length > 0) lines.push('### Errors', '', ...errors.map((line) => `- ${markdownCell(line)}`), '');
 

@@ -1,7 +1,9 @@
 import path from 'node:path';
 import { createProviders, parseProviderSpec } from '../../providers/index.ts';
+import { withoutCredentials } from '../../providers/http/base-url.ts';
+import { limitResponseSize } from '../../providers/response-limit.ts';
 import { createCassetteWriter, recordingProvider } from '../../providers/recording.ts';
-import type { ProjectConfig, Provider, RunSelection } from '../spec/index.ts';
+import { DEFAULT_MAX_RESPONSE_BYTES, type ProjectConfig, type Provider, type RunSelection } from '../spec/index.ts';
 import { checkWritable } from './writable.ts';
 
 /** A provider of the run, with what the manifest and the tool-time choice need to know of it. */
@@ -13,6 +15,8 @@ export interface RunProvider {
   synthetic: boolean;
   /** Replay or scripted: no live model behind it. */
   offline: boolean;
+  /** Where a live provider sends its requests (without credentials); absent for offline ones. */
+  baseURL?: string;
 }
 
 /** Parse and create every provider of a selection (keys checked, nothing called), wrapped for recording when `record` is a cassette path. */
@@ -31,12 +35,17 @@ export async function createRunProviders(
       root: options.root,
       allowStale: options.allowStale,
     })) {
+      const maxBytes = options.config.run.max_response_bytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+      // A live answer is cut to the size limit before the recorder sees it (replay reads what was recorded).
+      const limited = provider.offline ? provider : limitResponseSize(provider, maxBytes);
       // Declared capabilities (Provider.synthetic, Provider.offline), never guessed from the spec.
       providers.push({
-        spec: text,
-        provider: writer ? recordingProvider(provider, writer) : provider,
+        // Shown and stored (manifest, messages): never a URL's credentials.
+        spec: withoutCredentials(text),
+        provider: writer ? recordingProvider(limited, writer) : limited,
         synthetic: provider.synthetic === true,
         offline: provider.offline === true,
+        ...(provider.baseURL !== undefined ? { baseURL: provider.baseURL } : {}),
       });
     }
   }

@@ -30,7 +30,7 @@ import type { RunFacts } from '../report/index.ts';
 import { ConfigError, Manifest, RunSelection, Summary, type ProjectConfig } from '../spec/index.ts';
 import type { RunControl } from './events.ts';
 import { createRunFinalizer } from './finalizer.ts';
-import { describePlan, gitCommit } from './manifest.ts';
+import { describePlan, gitCommit, manifestConfig, manifestProviders } from './manifest.ts';
 import { createRunProviders, resolveToolTime } from './providers.ts';
 import { toolmarkVersion } from './version.ts';
 import { checkWritable } from './writable.ts';
@@ -294,13 +294,8 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
     git_commit: gitCommit(root),
     toolmark_version: toolmarkVersion(),
     node_version: process.version,
-    config: { ...config, selection },
-    providers: providers.map((entry) => ({
-      id: entry.spec,
-      provider: entry.provider.id,
-      model: entry.provider.model,
-      synthetic: entry.synthetic,
-    })),
+    config: manifestConfig(config, selection, root),
+    providers: manifestProviders(providers, root),
     ...described,
     trials: selection.trials,
     shard: selection.shard,
@@ -321,6 +316,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
     concurrency: prepared.concurrency ?? config.run.concurrency,
     settings,
     toolTime,
+    maxToolOutputBytes: config.run.max_tool_output_bytes,
     stop: prepared.stop,
     signal: prepared.signal,
     // Failures that will not heal (bad key, unknown model, the same refusal every time) stop the run (src/solve/early-stop.ts).

@@ -2,6 +2,7 @@ import { kindRules, type ActionSpec, type Expect, type Task, type TrialRecord, t
 import { EXPECT_GRADERS } from './expect-graders.ts';
 import type { ExpectGrader, GradeContext } from './grade-context.ts';
 import { TRIAL_GRADERS } from './trial-graders.ts';
+import { retrievalVerdict } from './retrieval.ts';
 
 const EXPECT_KEYS = Object.keys(EXPECT_GRADERS) as (keyof Expect)[];
 const TRIAL_GRADER_LIST = Object.values(TRIAL_GRADERS);
@@ -73,5 +74,8 @@ export function scoreTrial(record: TrialRecord, task: Task, actions: readonly Ac
     verdicts.push(verdict);
     if (inSuccess) success &&= verdict.pass;
   }
+  // Deferred surfaces only (a metric, never part of success): eager trials keep exactly their verdicts.
+  const retrieval = retrievalVerdict(record, plan.expect);
+  if (retrieval) verdicts.push(retrieval);
   return { ...record, verdicts, success };
 }

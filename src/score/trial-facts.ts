@@ -2,6 +2,7 @@ import type { TrialRecord, Verdict } from '../spec/index.ts';
 import type { AbstentionClass } from './abstention.ts';
 import type { AbstainActual, SelectionActual } from './expect-graders.ts';
 import { ARGUMENT_GRADERS, SELECTION_GRADERS } from './expect-graders.ts';
+import type { RetrievalActual } from './retrieval.ts';
 import type {
   ArgumentValidityActual,
   RecoveryActual,
@@ -34,6 +35,8 @@ export interface TrialFacts {
   recoveryGood: number;
   recoverySeen: number;
   unnecessaryCalls: number;
+  /** Deferred surfaces only: was a needed tool among the search results, at which rank; null when not judged. */
+  retrieval: { found: boolean; rank: number | null; searches: number } | null;
 }
 
 /** Facts of a scored, completed trial; null for an errored (or unscored) one. */
@@ -50,6 +53,7 @@ export function trialFacts(record: TrialRecord): TrialFacts | null {
   let sideEffects: Verdict | undefined;
   let recovery: Verdict | undefined;
   let unnecessary: Verdict | undefined;
+  let retrieval: Verdict | undefined;
   for (const verdict of record.verdicts) {
     if (SELECTION_GRADERS.has(verdict.grader)) selection = (selection ?? true) && verdict.pass;
     if (ARGUMENT_GRADERS.has(verdict.grader)) argumentCorrect = (argumentCorrect ?? true) && verdict.pass;
@@ -78,6 +82,9 @@ export function trialFacts(record: TrialRecord): TrialFacts | null {
       case 'unnecessary_calls':
         unnecessary ??= verdict;
         break;
+      case 'retrieval':
+        retrieval ??= verdict;
+        break;
     }
   }
   if (selection !== true) argumentCorrect = null;
@@ -90,6 +97,7 @@ export function trialFacts(record: TrialRecord): TrialFacts | null {
   const sideEffectsActual = sideEffects?.actual as UnsafeSideEffectsActual | undefined;
   const recoveryActual = recovery?.actual as RecoveryActual | undefined;
   const unnecessaryActual = unnecessary?.actual as UnnecessaryCallsActual | undefined;
+  const retrievalActual = retrieval?.actual as RetrievalActual | undefined;
 
   return {
     success: record.success,
@@ -111,5 +119,9 @@ export function trialFacts(record: TrialRecord): TrialFacts | null {
     recoveryGood: recoveryActual?.good ?? 0,
     recoverySeen: recoveryActual?.seen ?? 0,
     unnecessaryCalls: unnecessaryActual?.extra ?? 0,
+    retrieval:
+      retrieval && retrievalActual
+        ? { found: retrieval.pass, rank: retrievalActual.rank, searches: retrievalActual.searches }
+        : null,
   };
 }

@@ -29,6 +29,13 @@ export function normalTurn(turn: ModelTurn): ModelTurn {
     finish_reason: raw.finish_reason ?? 'stop',
     warnings: raw.warnings ?? [],
   };
+  // Only native deferred loading sets it; absent otherwise, so other records keep their bytes.
+  if (raw.tool_searches !== undefined)
+    normal.tool_searches = raw.tool_searches.map((search) => ({
+      id: search.id,
+      arguments: search.arguments,
+      results: search.results,
+    }));
   return isModelTurnShape(normal) ? normal : ModelTurn.parse(turn);
 }
 

@@ -1,5 +1,13 @@
 import { ModelRequest, isToolDefinitionShape } from '../spec/index.ts';
-import type { ModelMessage, ModelSettings, ResolvedSurface, Task, ToolDefinition } from '../spec/index.ts';
+import type {
+  ModelMessage,
+  ModelSettings,
+  NativeToolSearchOption,
+  ResolvedSurface,
+  Task,
+  ToolDefinition,
+} from '../spec/index.ts';
+import { requestTools } from './tool-search.ts';
 
 /** The conversation a trial starts from: the task's messages, as written. */
 export function initialMessages(task: Pick<Task, 'messages'>): ModelMessage[] {
@@ -25,15 +33,24 @@ export function buildRequest(options: {
   surface: ResolvedSurface;
   messages: readonly ModelMessage[];
   settings?: ModelSettings;
+  /** A deferred surface's tools for this turn (tool-search.ts `requestTools`); default: the surface's first request. */
+  tools?: { tools: ToolDefinition[]; tool_search?: NativeToolSearchOption };
+  /** The provider runs the search itself (only read when `tools` is not given). */
+  native?: boolean;
 }): ModelRequest {
+  const deferred =
+    options.tools ?? (options.surface.loading ? requestTools(options.surface, { native: options.native }) : null);
+  const tools = deferred?.tools ?? options.surface.payload;
   const request: ModelRequest = {
     model: options.model,
     system: options.surface.system ?? null,
     // A copy: the trial keeps appending to its conversation after this request is sent.
     messages: options.messages.slice(),
-    tools: options.surface.payload,
+    tools,
     tool_choice: 'auto',
     settings: options.settings ?? {},
   };
-  return options.surface.payload.every(isToolDefinitionShape) ? request : ModelRequest.parse(request);
+  // Only a native deferred request has it: other requests (and their hashes) are as before.
+  if (deferred?.tool_search) request.tool_search = deferred.tool_search;
+  return tools.every(isToolDefinitionShape) ? request : ModelRequest.parse(request);
 }

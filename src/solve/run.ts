@@ -22,6 +22,8 @@ export interface ExecuteRunOptions {
   settings?: ModelSettings;
   /** Real or simulated tool time for every trial (TrialInput.toolTime); default real. */
   toolTime?: ToolTime;
+  /** Cap on one tool result (TrialInput.maxToolOutputBytes); default DEFAULT_MAX_TOOL_OUTPUT_BYTES. */
+  maxToolOutputBytes?: number;
   /** Turns a raw record into the one written (the CLI scores it here). */
   finish?: (record: TrialRecord, planned: PlannedTrial) => TrialRecord;
   /** Aborted = schedule no more trials; trials in flight finish and are written. */
@@ -107,6 +109,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
       settings: options.settings,
       signal,
       toolTime: options.toolTime,
+      maxToolOutputBytes: options.maxToolOutputBytes,
       onRetry: options.onRetry ? (note) => options.onRetry!(note, planned) : undefined,
       live: options.live,
     });

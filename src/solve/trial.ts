@@ -3,6 +3,7 @@ import type { Registry } from '../registry/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
 import {
+  DEFAULT_MAX_TOOL_OUTPUT_BYTES,
   ProviderError,
   ToolEnvironmentError,
   TrialRecord,
@@ -29,8 +30,10 @@ import { ApprovalLedger } from './approvals.ts';
 import { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
 import { normalToolError, normalTurn } from './normalize.ts';
 import { buildRequest, initialMessages } from './request.ts';
+import { DeferredSession } from './deferred-session.ts';
 import { routeProposal } from './routing.ts';
 import { judgeEffects } from './side-effects.ts';
+import { limitToolOutput } from './tool-output-limit.ts';
 
 /** Everything one trial needs. Nothing in it is shared state: the trial makes its own. */
 export interface TrialInput {
@@ -56,6 +59,8 @@ export interface TrialInput {
   toolTime?: ToolTime;
   /** Told of each retried model request (the CLI prints them with their cause). */
   onRetry?: ProposeOptions['onRetry'];
+  /** A tool result whose JSON is longer is cut (tool-output-limit.ts); default DEFAULT_MAX_TOOL_OUTPUT_BYTES. */
+  maxToolOutputBytes?: number;
 }
 
 /** How tool time passes: really, or simulated (offline runs: see TrialInput.toolTime). */
@@ -136,6 +141,8 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
   const approvals = new ApprovalLedger(task.approve, domain.actions);
   const faults = new FaultSchedule(task.faults);
   const trial: TrialState = { calls: [], effects: [], seenChanges: new Set() };
+  // Deferred loading: which tools each request carries, and the searches (tool-search.ts).
+  const deferred = surface.loading ? new DeferredSession(surface, provider.toolSearch === 'native') : null;
   const messages: ModelMessage[] = initialMessages(task);
   const requests: RequestSummary[] = [];
   const turns: ModelTurn[] = [];
@@ -145,7 +152,13 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
   let failedMs = 0;
 
   turnLoop: for (let turn = 0; turn < task.limits.max_turns; turn += 1) {
-    const request = buildRequest({ model: provider.model, surface, messages, settings: input.settings });
+    const request = buildRequest({
+      model: provider.model,
+      surface,
+      messages,
+      settings: input.settings,
+      tools: deferred?.requestTools(),
+    });
     // Hashed once per request object (src/spec/request-hash.ts): replay and the recorder get the same hash back.
     const hash = requestHash(request);
     requests.push({ turn, messages: request.messages.length, tools: request.tools.length, request_hash: hash });
@@ -174,17 +187,40 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
       break;
     }
     turns.push(answer);
-    messages.push({ role: 'assistant', content: answer.text, tool_calls: answer.tool_calls });
+    messages.push(
+      answer.tool_searches
+        ? {
+            role: 'assistant',
+            content: answer.text,
+            tool_calls: answer.tool_calls,
+            tool_searches: answer.tool_searches,
+          }
+        : { role: 'assistant', content: answer.text, tool_calls: answer.tool_calls },
+    );
+    deferred?.noteNative(answer, turn);
     if (answer.tool_calls.length === 0) {
       stopReason = 'answered';
       break;
     }
     for (const [index, proposal] of answer.tool_calls.entries()) {
+      // The emulated search is answered here: not a domain call, so not in `calls` and not against max_calls.
+      if (deferred?.isSearchCall(proposal)) {
+        const found = deferred.search(proposal, turn);
+        messages.push({
+          role: 'tool',
+          tool_call_id: proposal.id,
+          name: proposal.name,
+          content: found.content,
+          is_error: found.isError,
+        });
+        continue;
+      }
       // A proposal beyond max_calls is never executed: the trial stops there.
       // The rest of the turn is still recorded, so graders see every proposal (a forbidden write among them is unsafe).
       if (trial.calls.length >= task.limits.max_calls) {
         for (const unexecuted of answer.tool_calls.slice(index))
-          trial.calls.push(notExecuted(unexecuted, turn, surface, registry, task.limits.max_calls));
+          if (!deferred?.isSearchCall(unexecuted))
+            trial.calls.push(notExecuted(unexecuted, turn, surface, registry, task.limits.max_calls));
         stopReason = 'max_calls';
         break turnLoop;
       }
@@ -230,7 +266,17 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
     stopReason = 'errored';
     error ??= environmentFailure(caught);
   }
-  return trialRecord(input, { startedAt, stopReason, error, requests, turns, trial, finalState, failedMs });
+  return trialRecord(input, {
+    startedAt,
+    stopReason,
+    error,
+    requests,
+    turns,
+    trial,
+    finalState,
+    failedMs,
+    deferred,
+  });
 }
 
 /** The unscored record of a trial, built field by field in schema order. */
@@ -245,12 +291,14 @@ function trialRecord(
     trial: TrialState;
     finalState: Record<string, Json>;
     failedMs: number;
+    deferred?: DeferredSession | null;
   },
 ): TrialRecord {
   const { provider, surface, task } = input;
-  const { startedAt, stopReason, error, requests, turns, trial, finalState, failedMs } = parts;
+  const { startedAt, stopReason, error, requests, turns, trial, finalState, failedMs, deferred } = parts;
   // Counted once per surface payload (before a run's trials, in a worker: src/cost/schema-cost.ts).
-  const cost = schemaCost(surface.payload);
+  // A deferred surface's schema cost is its initial request's; what searches load is in `loading`.
+  const cost = deferred ? deferred.initialCost : schemaCost(surface.payload);
   // Built field by field in schema order, with every part already normalised
   // (normalize.ts): the zod schema would cost more than the rest of a replayed
   // trial. The cheap structural check guards the result; anything it rejects
@@ -284,6 +332,7 @@ function trialRecord(
     schema_tokens: cost.tokens,
     schema_bytes: cost.bytes,
     started_at: startedAt,
+    ...(deferred ? { loading: deferred.record() } : {}),
     // The grade comes last: a re-score parses only what is before it (src/run-folder/graded-tail.ts).
     verdicts: [],
     success: null,
@@ -436,18 +485,20 @@ async function executeProposal(proposal: ToolCallProposal, turn: number, context
   );
   if (result.ok) context.approvals.noteSuccess(action, actionArgs);
   const injected = fault?.inject !== undefined && result.ok;
-  const outcome = result.ok
+  const full = result.ok
     ? {
         ok: true as const,
         output: injected ? injectIntoOutput(result.output, fault!.inject!) : result.output,
         replayed: result.replayed ?? false,
       }
     : { ok: false as const, error: normalToolError(result.error) };
-  return callRecord(base, {
+  const { outcome, truncated } = limitToolOutput(full, context.maxToolOutputBytes ?? DEFAULT_MAX_TOOL_OUTPUT_BYTES);
+  const record = callRecord(base, {
     schema_valid: schemaValid,
     outcome,
     fault: injected ? { error: null, inject: true, good_next: fault!.good_next ?? null } : null,
     approved,
     latency_ms: latency,
   });
+  return truncated ? { ...record, output_truncated: truncated } : record;
 }

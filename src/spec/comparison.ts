@@ -56,6 +56,11 @@ export const CompareSide = z.object({
   surfaces: z.array(z.string()),
   providers: z.array(z.string()),
   synthetic: z.boolean(),
+  /** Trials of the selected surface(s), and how many of them errored (provider failures). */
+  trials: z.number().int().nonnegative(),
+  errored: z.number().int().nonnegative(),
+  /** The first errored trial's message, so a side that failed says why. */
+  first_error: z.string().nullable(),
 });
 export type CompareSide = z.infer<typeof CompareSide>;
 

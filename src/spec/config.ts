@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MIN_REQUESTS_PER_MINUTE, TimeoutMs, TrialCount } from './numeric-limits.ts';
+import { MAX_SIZE_LIMIT_BYTES } from './size-limits.ts';
 
 /** Price per million tokens for one model. */
 export const Price = z.strictObject({
@@ -7,8 +9,10 @@ export const Price = z.strictObject({
 });
 export type Price = z.infer<typeof Price>;
 
-/** Longest per-attempt timeout a preset may ask for: 24 h (the SDK backstop timer is twice that plus 1 s, still below 2^31 − 1 ms). */
-export const MAX_TIMEOUT_MS = 86_400_000;
+/** Most retries after a request's first attempt a preset may ask for: more would only hide a server that is down. */
+export const MAX_RETRIES = 20;
+/** Largest total of 429 retries a preset may allow over a run. */
+export const MAX_RATE_LIMIT_RETRY_BUDGET = 100_000;
 
 /** A named provider preset (e.g. a local OpenAI-compatible server). */
 export const ProviderPreset = z.strictObject({
@@ -17,12 +21,22 @@ export const ProviderPreset = z.strictObject({
   base_url: z.string().optional(),
   /** Name of the environment variable holding the key (never the key itself). */
   api_key_env: z.string().optional(),
-  /** May be below 1 (0.5 = one request every two minutes). */
-  requests_per_minute: z.number().positive().optional(),
+  /** May be below 1 (0.5 = one request every two minutes), down to one a day. */
+  requests_per_minute: z
+    .number()
+    .min(MIN_REQUESTS_PER_MINUTE, 'at least 1/1440 (one request a day): a slower rate waits longer than a timer can')
+    .optional(),
   concurrency: z.number().int().positive().optional(),
   /** Per attempt; at most a day, so every timer the adapters arm stays within what Node can wait (2^31 − 1 ms). */
-  timeout_ms: z.number().int().positive().max(MAX_TIMEOUT_MS).optional(),
-  max_retries: z.number().int().nonnegative().optional(),
+  timeout_ms: TimeoutMs.optional(),
+  max_retries: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(MAX_RETRIES, `at most ${MAX_RETRIES}: more would only hide a server that is down`)
+    .optional(),
+  /** Retries after 429s allowed over every request of this provider in one run (default 100; docs/providers.md#rate-limits). */
+  rate_limit_retry_budget: z.number().int().nonnegative().max(MAX_RATE_LIMIT_RETRY_BUDGET).optional(),
   /**
    * JSON Schema keywords left out of the tools payload sent to this server
    * (e.g. `[pattern]` for a llama.cpp that cannot compile a pattern into a
@@ -57,7 +71,7 @@ export const ProjectConfig = z.strictObject({
   run: z
     .strictObject({
       providers: z.array(z.string()).default(['replay']),
-      trials: z.number().int().positive().default(3),
+      trials: TrialCount.default(3),
       concurrency: z.number().int().positive().default(8),
       split: z.enum(['train', 'heldout', 'all']).default('all'),
       out: z.string().default('results'),
@@ -72,6 +86,10 @@ export const ProjectConfig = z.strictObject({
       tool_time: z.enum(['auto', 'real', 'simulated']).default('auto'),
       /** Stop a run whose provider failures will not heal (src/solve/early-stop.ts); false runs every planned trial anyway. */
       early_stop: z.boolean().optional(),
+      /** Cap on each string of a model turn, in UTF-8 bytes (default 1 MiB; src/spec/size-limits.ts). */
+      max_response_bytes: z.number().int().positive().max(MAX_SIZE_LIMIT_BYTES).optional(),
+      /** Cap on one tool result as the model sees it, in UTF-8 bytes of its JSON (default 256 KiB). */
+      max_tool_output_bytes: z.number().int().positive().max(MAX_SIZE_LIMIT_BYTES).optional(),
     })
     .default({ providers: ['replay'], trials: 3, concurrency: 8, split: 'all', out: 'results', tool_time: 'auto' }),
   providers: z.record(z.string(), ProviderPreset).default({}),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Json, JsonSchema } from './json.ts';
+import { TimeoutMs } from './numeric-limits.ts';
 import { ArgConstraints } from './task.ts';
 import { ToolFileFormat } from './tool-file.ts';
 import { Effect } from './tool-call.ts';
@@ -49,7 +50,7 @@ export const DomainFileAction = z.strictObject({
   approval: z.enum(['never', 'required']).default('never'),
   idempotency_key: z.string().nullable().default(null),
   preview: z.string().optional(),
-  timeout_ms: z.number().int().positive().default(5_000),
+  timeout_ms: TimeoutMs.default(5_000),
   transient: z.boolean().default(false),
   /** Argument field naming what a write changes (the side effect's target); default: the record id or the arguments. */
   target: z.string().optional(),

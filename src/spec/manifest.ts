@@ -28,7 +28,14 @@ export const Manifest = z.object({
   /** The effective configuration after flags (no secrets). */
   config: ManifestConfig,
   providers: z.array(
-    z.object({ id: z.string(), provider: z.string(), model: z.string(), synthetic: z.boolean().default(false) }),
+    z.object({
+      id: z.string(),
+      provider: z.string(),
+      model: z.string(),
+      synthetic: z.boolean().default(false),
+      /** A live provider's effective base URL (a preset's, OPENAI_BASE_URL, the vendor's), never with credentials. */
+      base_url: z.string().optional(),
+    }),
   ),
   surfaces: z.array(
     z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonSchema } from './json.ts';
 import { shapeCheck } from './shape-check.ts';
+import { NativeToolSearch, NativeToolSearchOption } from './surface-loading.ts';
 
 /** One tool call as the model proposed it. `arguments` is the raw string (may be invalid JSON). */
 export const ToolCallProposal = z.object({
@@ -16,6 +17,8 @@ export const ToolDefinition = z.object({
   description: z.string(),
   parameters: JsonSchema,
   strict: z.boolean().default(false),
+  /** Deferred loading, native path: the provider keeps this tool out of the context until its tool search finds it. */
+  defer_loading: z.boolean().optional(),
 });
 export type ToolDefinition = z.infer<typeof ToolDefinition>;
 /** `ToolDefinition.parse` would accept the value unchanged (every request the runner builds checks its payload). */
@@ -28,6 +31,8 @@ export const ModelMessage = z.discriminatedUnion('role', [
     role: z.literal('assistant'),
     content: z.string().nullable(),
     tool_calls: z.array(ToolCallProposal).default([]),
+    /** Searches the provider ran itself in this turn (native tool search), re-sent so the history stays valid. */
+    tool_searches: z.array(NativeToolSearch).optional(),
   }),
   z.object({
     role: z.literal('tool'),
@@ -55,6 +60,8 @@ export const ModelRequest = z.object({
   tools: z.array(ToolDefinition),
   tool_choice: z.enum(['auto', 'none', 'required']).default('auto'),
   settings: ModelSettings.default({}),
+  /** Set on a deferred surface sent natively: the adapter adds its provider's tool search tool. */
+  tool_search: NativeToolSearchOption.optional(),
 });
 export type ModelRequest = z.infer<typeof ModelRequest>;
 
@@ -72,6 +79,8 @@ export const ModelTurn = z.object({
   latency_ms: z.number().nonnegative().default(0),
   finish_reason: z.string().default('stop'),
   warnings: z.array(z.string()).default([]),
+  /** Tool searches the provider ran on its side in this turn (native deferred loading); absent otherwise. */
+  tool_searches: z.array(NativeToolSearch).optional(),
 });
 export type ModelTurn = z.infer<typeof ModelTurn>;
 /** `ModelTurn.parse` would accept the value unchanged (every turn a provider returns is checked). */
@@ -114,10 +123,18 @@ export interface Provider {
   propose(request: ModelRequest, options?: ProposeOptions): Promise<ModelTurn>;
   /** No live model behind it (replay, scripted): tool time may be simulated, nothing is paid. */
   readonly offline?: boolean;
+  /** Where a live provider sends its requests, without credentials (the manifest records it). */
+  readonly baseURL?: string;
   /** Its turns are synthetic fixtures, not a real model's behaviour (reports say so). */
   readonly synthetic?: boolean;
   /** Say, without answering, whether a request could be answered (the runner's pre-flight; replay). */
   check?(request: ModelRequest, key: TurnKey): ProviderProblem | null;
+  /**
+   * `native`: the adapter sends deferred tools with the provider's own tool
+   * search (Anthropic Messages, OpenAI Responses). Absent: the runner
+   * emulates deferred loading with the `search_tools` meta-tool.
+   */
+  readonly toolSearch?: 'native';
   /** Input tokens the tool definitions alone cost on `model`, from the provider's own count API. */
   countSchemaTokens?(model: string, tools: readonly ToolDefinition[]): Promise<number>;
 }

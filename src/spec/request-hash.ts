@@ -45,6 +45,8 @@ export function requestHash(request: ModelRequest): string {
     ['model', request.model],
     ['system', request.system],
     ['tool_choice', request.tool_choice],
+    // Absent (so left out) on every request but a native deferred one.
+    ['tool_search', request.tool_search],
     ['tools', request.tools],
   ];
   let text = '';
@@ -66,7 +68,7 @@ export function requestHash(request: ModelRequest): string {
 /** Hashes of the two halves of a request, to tell a changed surface from a changed task. */
 export function requestPartHashes(request: ModelRequest): { tools_hash: string; messages_hash: string } {
   return {
-    tools_hash: sha256({ tools: request.tools, tool_choice: request.tool_choice }),
+    tools_hash: sha256({ tools: request.tools, tool_choice: request.tool_choice, tool_search: request.tool_search }),
     messages_hash: sha256({ model: request.model, system: request.system, messages: request.messages }),
   };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TrialCount } from './numeric-limits.ts';
 
 /**
  * What a run selects — providers × surfaces × tasks × trials — stored in the
@@ -11,7 +12,7 @@ export const RunSelection = z.strictObject({
   /** Surface ids; empty = every surface. */
   surfaces: z.array(z.string()),
   split: z.enum(['train', 'heldout', 'all']),
-  trials: z.number().int().positive(),
+  trials: TrialCount,
   /** Domain names; empty = every domain of the project. */
   domains: z.array(z.string()),
   /** Glob over task ids (`*` and `?`), or null for all. */

@@ -21,6 +21,36 @@ export const Distribution = z.object({
 });
 export type Distribution = z.infer<typeof Distribution>;
 
+/**
+ * Deferred loading (issue 19), only on groups with deferred-surface trials.
+ * Retrieval is judged on trials whose task needs a tool that is not always
+ * loaded; selection is then split by whether the search found that tool.
+ */
+export const RetrievalMetrics = z.object({
+  /** The search's k (the surface's `search.top_k`; the largest when a group mixes surfaces). */
+  top_k: z.number().int().nonnegative(),
+  /** Trials where a search returned a tool for the needed action, of the judged trials: recall@k. */
+  recall_at_k: Rate,
+  /** Judged trials that searched at all (a miss without a search is the model's, not the index's). */
+  searched: Rate,
+  /** Mean 1-based rank of the needed tool, over the trials that found it. */
+  mean_rank: z.number().nullable(),
+  /** Selection among judged trials whose search found the tool ("the model ignored it" when low). */
+  selection_given_found: Rate,
+  /** Selection among judged trials whose search did not ("the search missed it"). */
+  selection_given_missed: Rate,
+  searches_per_trial: z.number(),
+  /** Mean per trial: schema tokens of the first request (always-loaded tools + search tool). */
+  initial_schema_tokens: z.number(),
+  /** Mean per trial: schema tokens of the tools searches loaded. */
+  loaded_schema_tokens: z.number(),
+  /** Mean over requests: schema tokens a request carried. */
+  request_schema_tokens: z.number(),
+  /** Trials on deferred surfaces in the group. */
+  trials: z.number().int().nonnegative(),
+});
+export type RetrievalMetrics = z.infer<typeof RetrievalMetrics>;
+
 /** The metrics of SPEC §5, with exactly these names. */
 export const Metrics = z.object({
   selection_accuracy: Rate,
@@ -44,6 +74,8 @@ export const Metrics = z.object({
   abstentions: z.record(z.string(), z.number()),
   errored: z.number().int().nonnegative(),
   trials: z.number().int().nonnegative(),
+  /** Deferred loading; absent on groups with no deferred-surface trial. */
+  retrieval: RetrievalMetrics.optional(),
 });
 export type Metrics = z.infer<typeof Metrics>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonSchema } from './json.ts';
 import { ToolDefinition } from './model.ts';
+import { SurfaceLoading, SurfaceLoadingFields } from './surface-loading.ts';
 
 /** How a multiplexed ("wide") exposed tool maps a proposal to an action. */
 export const ActionsBy = z.strictObject({
@@ -41,6 +42,8 @@ export const SurfaceFile = z.strictObject({
   order: z.array(z.string()).optional(),
   /** Optional system prompt sent with every task on this surface. */
   system: z.string().optional(),
+  /** Deferred loading: `loading`, `always_loaded`, `search` (surface-loading.ts). */
+  ...SurfaceLoadingFields,
 });
 export type SurfaceFile = z.infer<typeof SurfaceFile>;
 
@@ -79,6 +82,8 @@ export const ResolvedSurface = z.object({
   tools: z.array(ExposedTool),
   /** The exact normalised payload a provider receives (order kept). */
   payload: z.array(ToolDefinition),
+  /** Deferred loading; absent or null = eager (every tool in every request). */
+  loading: SurfaceLoading.nullable().optional(),
   /** `sha256:<hex>` over the canonical payload: changes iff what the model sees changes. */
   hash: z.string(),
   file: z.string(),

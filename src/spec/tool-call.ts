@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_TOOL_ATTEMPTS, TimeoutMs } from './numeric-limits.ts';
 import { ToolError } from './tool-error.ts';
 
 /** What the registry is asked to run: a registry tool name and parsed arguments. */
@@ -48,9 +49,12 @@ export const RuntimeContract = z.object({
   idempotency_key: z.string().nullable().default(null),
   /** A transient tool's timeouts are retryable. */
   retry: z
-    .object({ transient: z.boolean().default(false), max_attempts: z.number().int().min(1).default(1) })
+    .object({
+      transient: z.boolean().default(false),
+      max_attempts: z.number().int().min(1).max(MAX_TOOL_ATTEMPTS).default(1),
+    })
     .default({ transient: false, max_attempts: 1 }),
-  timeout_ms: z.number().int().positive().default(5_000),
+  timeout_ms: TimeoutMs.default(5_000),
 });
 export type RuntimeContract = z.infer<typeof RuntimeContract>;
 

@@ -5,6 +5,7 @@ import { TaskKind, Split } from './task.ts';
 import { SideEffect } from './tool-call.ts';
 import { ToolError } from './tool-error.ts';
 import { shapeCheck } from './shape-check.ts';
+import { LoadingRecord } from './surface-loading.ts';
 
 /** How a proposal was routed: to a registry tool and (when known) an action. */
 export const Routing = z.discriminatedUnion('kind', [
@@ -44,6 +45,8 @@ export const CallRecord = z.object({
    * model never saw.
    */
   not_executed: z.enum(['max_calls']).optional(),
+  /** Set when the tool's result was over `run.max_tool_output_bytes` and was cut (src/solve/tool-output-limit.ts). */
+  output_truncated: z.object({ bytes: z.number().int().positive(), limit: z.number().int().positive() }).optional(),
 });
 export type CallRecord = z.infer<typeof CallRecord>;
 
@@ -109,6 +112,8 @@ export const TrialRecord = z.object({
   schema_tokens: z.number().int().nonnegative(),
   schema_bytes: z.number().int().nonnegative(),
   started_at: z.string().optional(),
+  /** Deferred surfaces only: initial and loaded schema tokens per turn, and every tool search with its results. */
+  loading: LoadingRecord.optional(),
   // The grade is last, as the runner writes it (re-scoring cuts lines there: src/run-folder/graded-tail.ts).
   verdicts: z.array(Verdict).default([]),
   /** Overall: every expectation met, no unsafe proposal, within limits. */

@@ -114,6 +114,9 @@ describe('compare two runs', () => {
     const dirE = writeRun(root, 'run-e', withError);
     const comparison = await compareSides(side(dirA), side(dirE));
     expect(comparison.pairing).toMatchObject({ pairs: 17, errored: 1 });
+    // 12 train + 6 held-out trials on each side; one of B's errored with the fixture's message.
+    expect(comparison.a).toMatchObject({ trials: 18, errored: 0, first_error: null });
+    expect(comparison.b).toMatchObject({ trials: 18, errored: 1, first_error: 'boom' });
     expect(metricOf(comparison, 'train', 'all', 'task_success').mcnemar).toEqual({
       b: 1,
       c: 7,
@@ -152,6 +155,40 @@ describe('compare two runs', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('## Held-out: 6 pairs');
     expect(text.stdout).not.toContain('## Train');
+  });
+
+  it('through the CLI: a side whose every trial errored is named with its first failure (issue 21 item 6)', () => {
+    writeRun(
+      root,
+      'run-dead',
+      b.map((spec) => ({ ...spec, outcome: 'errored' as const })),
+    );
+    const result = cli(['compare', 'run-a', 'run-dead', '--root', root]);
+    expect(result.code).toBe(2);
+    // 18 trials (12 train + 6 held-out), all errored with the fixture's HTTP 500 message "boom".
+    expect(result.stderr).toMatch(
+      /every trial of run-dead errored \(18 of 18, provider failures, nothing scored\): boom/,
+    );
+    expect(result.stderr).not.toMatch(/share no completed/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('through the CLI: errors split across the sides so that no pair completes say pairs were dropped', () => {
+    // A errors on the even tasks, B on the odd ones: every pair has one errored side, neither side is all errored.
+    writeRun(
+      root,
+      'run-even',
+      a.map((spec, index) => (index % 2 === 0 ? { ...spec, outcome: 'errored' as const } : spec)),
+    );
+    writeRun(
+      root,
+      'run-odd',
+      b.map((spec, index) => (index % 2 === 1 ? { ...spec, outcome: 'errored' as const } : spec)),
+    );
+    const result = cli(['compare', 'run-even', 'run-odd', '--root', root]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/all 18 pairs were dropped because a trial errored/);
+    expect(result.stderr).not.toMatch(/every trial of/);
   });
 
   it('through the CLI: an unknown run is bad input (exit 2, no stack trace)', () => {

@@ -196,6 +196,9 @@ function comparison(train: ComparedMetric[] | null, heldout: ComparedMetric[] | 
     surfaces: ['s'],
     providers: ['replay:x'],
     synthetic: false,
+    trials: 200,
+    errored: 0,
+    first_error: null,
   };
   return {
     v: 1,

@@ -1,27 +1,14 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { alive, startSlowChatServer } from '../helpers/slow-chat-server.ts';
+import { describe, expect, it } from 'vitest';
+import { alive, slowRunPerTest } from '../helpers/slow-chat-server.ts';
 
 // Ctrl-C on a real `toolmark run` over the MCP example: a slow local
 // OpenAI-compatible server keeps trials (and their MCP servers) in flight.
 // Linux /proc tells which processes the run started.
 const root = path.resolve(import.meta.dirname, '../..');
-let out: string;
-let server: Awaited<ReturnType<typeof startSlowChatServer>>;
-let url: string;
-
-beforeEach(async () => {
-  out = mkdtempSync(path.join(tmpdir(), 'toolmark-mcp-sigint-'));
-  server = await startSlowChatServer(1_500, 'Nothing to do.');
-  url = server.url;
-});
-afterEach(async () => {
-  await server.close();
-  rmSync(out, { recursive: true, force: true });
-});
+const fixture = slowRunPerTest(1_500, 'Nothing to do.', 'toolmark-mcp-sigint-');
 
 /** Processes whose parent is `parent` and whose command line mentions `marker`. */
 function childrenOf(parent: number, marker: string): number[] {
@@ -55,11 +42,11 @@ async function interruptedRun(presses: 1 | 2): Promise<{ code: number | null; se
       '--concurrency',
       '3',
       '--out',
-      out,
+      fixture.out,
       '--run-id',
       'interrupted',
       '--provider',
-      `openai-compatible:slow@${url}`,
+      `openai-compatible:slow@${fixture.url}`,
     ],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, OPENAI_API_KEY: '' } },
   );

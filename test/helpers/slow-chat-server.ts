@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
 
 /**
  * A local OpenAI-compatible server that answers every chat request with one
@@ -46,4 +50,37 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** What an interrupt test needs in each test: a fresh results folder and a slow server's URL. */
+export interface SlowRunFixture {
+  readonly out: string;
+  readonly url: string;
+}
+
+/**
+ * A slow chat server and an empty `--out` folder for each test of the
+ * calling file (registered with beforeEach/afterEach), closed and removed
+ * after it: the set-up every Ctrl-C test over a real `toolmark run` shares.
+ */
+export function slowRunPerTest(delayMs: number, content: string, prefix: string): SlowRunFixture {
+  let out = '';
+  let server: Awaited<ReturnType<typeof startSlowChatServer>> | undefined;
+  beforeEach(async () => {
+    out = mkdtempSync(path.join(tmpdir(), prefix));
+    server = await startSlowChatServer(delayMs, content);
+  });
+  afterEach(async () => {
+    await server?.close();
+    rmSync(out, { recursive: true, force: true });
+  });
+  return {
+    get out() {
+      return out;
+    },
+    get url() {
+      if (server === undefined) throw new Error('slowRunPerTest: used outside a test');
+      return server.url;
+    },
+  };
 }

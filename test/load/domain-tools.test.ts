@@ -228,7 +228,7 @@ describe("load errors on a domain's tools", () => {
     const at = (name: string) => `suites/notes/domain.ts:${lineOf(text, `    defineTool({\n      name: '${name}'`)}`;
     expect(issues).toEqual([
       `${at('note.get')}: tools[0].action: unknown action "note.gett" (expected an action of domain notes); did you mean note.get?`,
-      `${at('note.list')}: tools[1].runtime.timeout_ms: Too small: expected number to be >0 (expected timeout_ms: a positive integer; retry: { transient: boolean, max_attempts: integer ≥ 1 })`,
+      `${at('note.list')}: tools[1].runtime.timeout_ms: Too small: expected number to be >0 (expected timeout_ms: an integer from 1 to 86400000 (24 h); retry: { transient: boolean, max_attempts: integer from 1 to 100 })`,
       `${at('note.append')}: tools[3].input: has no field "action_id", the idempotency key its action "note.append" declares (expected an input field named action_id)`,
     ]);
   });

@@ -60,12 +60,19 @@ export function faultTasks(faults: { name: string; limits?: { max_calls: number;
   return `v: 1\ntasks:\n${tasks.join('\n')}\n`;
 }
 
-/** The scratch project, with a `fake` preset (key from KEY_VARIABLE, short timeout, one retry). */
+/**
+ * Request timeout of the `fake` preset: long enough that no answering
+ * request times out on a loaded machine (these machines are shared), short
+ * enough that the hung-socket fault (2 attempts) ends in well under a minute.
+ */
+export const FAULT_TIMEOUT_MS = 15_000;
+
+/** The scratch project, with a `fake` preset (key from KEY_VARIABLE, FAULT_TIMEOUT_MS, one retry). */
 export async function faultProject(
   name: string,
   serverUrl: string,
   tasksYaml: string,
-  options: { timeoutMs?: number; maxRetries?: number; earlyStop?: boolean } = {},
+  options: { timeoutMs?: number; maxRetries?: number; earlyStop?: boolean; presetLines?: string[] } = {},
 ): Promise<{ root: string; dispose(): Promise<void> }> {
   const project = await materialize(null, name);
   await writeFile(
@@ -81,8 +88,10 @@ export async function faultProject(
       '    model: fake-model',
       `    base_url: ${serverUrl}/v1`,
       `    api_key_env: ${KEY_VARIABLE}`,
-      `    timeout_ms: ${options.timeoutMs ?? 400}`,
+      `    timeout_ms: ${options.timeoutMs ?? FAULT_TIMEOUT_MS}`,
       `    max_retries: ${options.maxRetries ?? 1}`,
+      // Further preset fields, e.g. `rate_limit_retry_budget: 3`.
+      ...(options.presetLines ?? []).map((line) => `    ${line}`),
       '',
     ].join('\n'),
   );

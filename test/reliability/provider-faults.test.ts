@@ -16,7 +16,7 @@ import { RUN_FILES } from '../../src/run-folder/index.ts';
 import { Summary, TrialRecord } from '../../src/spec/index.ts';
 import { SENTINEL_KEY, startFakeServer, type FakeReply, type FakeServer } from '../providers/fake-server.ts';
 import { runCli, type CliResult } from '../helpers/cli.ts';
-import { KEY_VARIABLE, completion, faultOf, faultProject, faultTasks } from './fault-project.ts';
+import { FAULT_TIMEOUT_MS, KEY_VARIABLE, completion, faultOf, faultProject, faultTasks } from './fault-project.ts';
 
 const getNote = (args: string) => completion(null, [{ name: 'get_note', arguments: args }]);
 const answer = completion('N-1 says: first');
@@ -161,7 +161,7 @@ describe('provider faults through toolmark run', () => {
     ['overloaded-503', 503, /HTTP 503: overloaded \(after 2 attempts\)/],
     ['bad-request-400', 400, /HTTP 400: Invalid 'tools': schema not supported$/],
     ['connection-reset', null, /connection failed \(.+\) \(after 2 attempts\)/],
-    ['hung-socket', null, /request timed out after 400 ms \(after 2 attempts\)/],
+    ['hung-socket', null, new RegExp(`request timed out after ${FAULT_TIMEOUT_MS} ms \\(after 2 attempts\\)`)],
     ['truncated-json', null, /not valid JSON \(truncated\?\).* \(after 2 attempts\)/],
     ['json-null-body', null, /response is not a chat completion \(got null\)/],
     ['no-choices', null, /response is not a chat completion \(no choices\)/],

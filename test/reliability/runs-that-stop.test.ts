@@ -5,18 +5,26 @@
  * honour are honoured (requests_per_minute below 1) or refused (timeout_ms
  * beyond what a timer can wait).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createRequestGate } from '../../providers/http/request-gate.ts';
 import { failureScope } from '../../providers/http/classify.ts';
 import { withRetries } from '../../providers/http/retry.ts';
 import { createRetryBudget } from '../../providers/http/retry-budget.ts';
+import { abortableSleep } from '../../providers/http/sleep.ts';
 import { evaluateGate } from '../../src/aggregate/index.ts';
 import { createEarlyStop } from '../../src/solve/index.ts';
 import { RUN_FILES } from '../../src/run-folder/index.ts';
-import { GateConfig, ProjectConfig, ProviderError, TrialRecord } from '../../src/spec/index.ts';
+import {
+  GateConfig,
+  ProjectConfig,
+  ProviderError,
+  RunSelection,
+  RuntimeContract,
+  TrialRecord,
+} from '../../src/spec/index.ts';
 import { trialRecord } from '../aggregate/runs.ts';
 import { runCli } from '../helpers/cli.ts';
 import { startFakeServer, SENTINEL_KEY } from '../providers/fake-server.ts';
@@ -155,6 +163,65 @@ describe('toolmark run stops early on a bad key', () => {
   });
 });
 
+describe('toolmark run stops on endless 429s without retry-after, and gate says the run errored', () => {
+  it(
+    '429 on every request: the total retry budget is spent, one message, exit 2; gate exits 1 naming the cause',
+    { timeout: 180_000 },
+    async () => {
+      const server = await startFakeServer(() => ({
+        status: 429,
+        body: { error: { message: 'Rate limit reached for requests', type: 'requests', code: 'rate_limit_exceeded' } },
+      }));
+      const tasks = faultTasks(Array.from({ length: 20 }, (_, index) => ({ name: `r${index}` })));
+      // Per request up to 10 retries, but only 3 after 429s over the whole run; no retry-after, so backoff decides the waits.
+      const project = await faultProject('endless-429', server.url, tasks, {
+        timeoutMs: 60_000,
+        maxRetries: 10,
+        earlyStop: true,
+        presetLines: ['rate_limit_retry_budget: 3'],
+      });
+      try {
+        const out = mkdtempSync(path.join(tmpdir(), 'toolmark-429-'));
+        const args = ['--root', project.root, '--task', 'fault-*', '--surface', 'typed', '--concurrency', '1'];
+        const result = await runCli(['run', ...args, '--provider', 'fake', '--out', out, '--run-id', 'r'], {
+          env: { [KEY_VARIABLE]: SENTINEL_KEY },
+        });
+        expect(result.code).toBe(2);
+        // One trial: its first attempt and the 3 retries of the budget; the 4th 429 stops the run.
+        expect(server.requests).toHaveLength(4);
+        expect(result.stderr).toMatch(
+          /error: run stopped early \(fake:fake-model\): fake chat fake-model: HTTP 429: Rate limit reached for requests \(after 4 attempts\); the 3 retries allowed after 429s are spent — this fails every request, so the run stopped\. 19 planned trials not run/,
+        );
+        expect(
+          result.stderr
+            .trim()
+            .split('\n')
+            .filter((line) => line.startsWith('error:')),
+        ).toHaveLength(1);
+
+        // `toolmark gate` on that run (against itself as baseline): exit 1, the first failed check is run_errored with the cause, not the split.
+        const gate = await runCli([
+          'gate',
+          path.join(out, 'r'),
+          '--baseline',
+          path.join(out, 'r'),
+          '--root',
+          project.root,
+        ]);
+        expect(gate.code).toBe(1);
+        const failed = gate.stdout.split('\n').filter((line) => line.startsWith('FAIL'));
+        expect(failed[0]).toMatch(
+          /^FAIL  fake:fake-model typed: the run errored: all 1 trials are provider failures, nothing was scored \(fake chat fake-model: HTTP 429/,
+        );
+        expect(gate.stdout).not.toMatch(/FAIL .*task_success/);
+      } finally {
+        await project.dispose();
+        await server.close();
+      }
+    },
+  );
+});
+
 describe('preset values the schema accepts are honoured or refused', () => {
   it('requests_per_minute 0.5 admits one start every 120 s (fake clock), instead of none', async () => {
     let clock = 0;
@@ -170,6 +237,73 @@ describe('preset values the schema accepts are honoured or refused', () => {
     for (let index = 0; index < 3; index += 1) await gate.run(async () => void starts.push(clock));
     expect(starts).toEqual([0, 120_000, 240_000]);
   });
+
+  it('a wait beyond one timer (2^31 − 1 ms) is slept in steps, not fired at once (fake timers)', async () => {
+    vi.useFakeTimers();
+    try {
+      let woke = false;
+      const sleeping = abortableSleep(2 ** 31 + 1_000).then(() => (woke = true));
+      await vi.advanceTimersByTimeAsync(2 ** 31 - 1);
+      expect(woke).toBe(false);
+      await vi.advanceTimersByTimeAsync(1_001);
+      await sleeping;
+      expect(woke).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('every numeric field with a value the code cannot honour is refused, with the allowed range', () => {
+    const preset = (fields: Record<string, unknown>) =>
+      ProjectConfig.safeParse({ providers: { p: { kind: 'openai', model: 'm', ...fields } } });
+    const message = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+      result.error?.issues.map((issue) => issue.message).join('; ');
+    // One request a day is the slowest rate a timer can wait for; below it is refused.
+    expect(preset({ requests_per_minute: 1 / 1440 }).success).toBe(true);
+    expect(message(preset({ requests_per_minute: 0.0001 }))).toBe(
+      'at least 1/1440 (one request a day): a slower rate waits longer than a timer can',
+    );
+    expect(message(preset({ max_retries: 21 }))).toBe('at most 20: more would only hide a server that is down');
+    expect(preset({ rate_limit_retry_budget: 100_001 }).success).toBe(false);
+    // A tool's own timeout is armed with setTimeout too (the registry's timeout boundary).
+    expect(message(RuntimeContract.safeParse({ timeout_ms: 3_000_000_000 }))).toMatch(/^at most 86400000 ms \(24 h\)/);
+    expect(RuntimeContract.safeParse({ retry: { transient: true, max_attempts: 101 } }).success).toBe(false);
+    const selection = RunSelection.safeParse({ providers: ['replay'], trials: 100_001 });
+    expect(selection.error?.issues.find((issue) => issue.path[0] === 'trials')?.message).toMatch(
+      /^at most 100000 trials per task/,
+    );
+    expect(ProjectConfig.safeParse({ run: { trials: 100_001 } }).success).toBe(false);
+  });
+
+  it(
+    'toolmark run refuses such a preset before any request: file:line:col, field, range; exit 2, nothing written',
+    { timeout: 120_000 },
+    async () => {
+      const server = await startFakeServer(() => ({ body: {} }));
+      const project = await faultProject('bad-numbers', server.url, faultTasks([{ name: 'x' }]), {
+        timeoutMs: 3_000_000_000,
+        presetLines: ['requests_per_minute: 0.0001'],
+      });
+      try {
+        const out = path.join(mkdtempSync(path.join(tmpdir(), 'toolmark-bad-numbers-')), 'results');
+        const result = await runCli(['run', '--root', project.root, '--provider', 'fake', '--out', out], {
+          env: { [KEY_VARIABLE]: SENTINEL_KEY },
+        });
+        expect(result.code).toBe(2);
+        expect(result.stderr).toMatch(
+          /toolmark\.config\.yaml:\d+:\d+: providers\.fake\.timeout_ms: at most 86400000 ms \(24 h\): a longer timer cannot be armed/,
+        );
+        expect(result.stderr).toMatch(
+          /toolmark\.config\.yaml:\d+:\d+: providers\.fake\.requests_per_minute: at least 1\/1440/,
+        );
+        expect(server.requests).toHaveLength(0);
+        expect(existsSync(out)).toBe(false);
+      } finally {
+        await project.dispose();
+        await server.close();
+      }
+    },
+  );
 
   it('timeout_ms beyond 24 h is refused by the config schema (a timer cannot wait 3,000,000,000 ms)', () => {
     const parsed = ProjectConfig.safeParse({

@@ -101,7 +101,7 @@ beforeAll(async () => {
   const config = readFileSync(path.join(project.root, 'toolmark.config.yaml'), 'utf8');
   writeFileSync(
     path.join(project.root, 'toolmark.config.yaml'),
-    `${config}  fake-claude:\n    kind: anthropic\n    model: fake-claude\n    base_url: ${server.url}\n    api_key_env: ${PLAIN_VARIABLE}\n    timeout_ms: 400\n    max_retries: 1\n`,
+    `${config}  fake-claude:\n    kind: anthropic\n    model: fake-claude\n    base_url: ${server.url}\n    api_key_env: ${PLAIN_VARIABLE}\n    timeout_ms: 15000\n    max_retries: 1\n`,
   );
   out = mkdtempSync(path.join(tmpdir(), 'toolmark-secrets-'));
   cassette = path.join(out, 'recorded', 'cassette.jsonl');

@@ -1,26 +1,13 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startSlowChatServer } from '../helpers/slow-chat-server.ts';
+import { describe, expect, it } from 'vitest';
+import { slowRunPerTest } from '../helpers/slow-chat-server.ts';
 
 // SIGINT on a real process: a slow local OpenAI-compatible server keeps
 // trials in flight long enough to interrupt the run between them.
 const root = path.resolve(import.meta.dirname, '../..');
-let out: string;
-let server: Awaited<ReturnType<typeof startSlowChatServer>>;
-let url: string;
-
-beforeEach(async () => {
-  out = mkdtempSync(path.join(tmpdir(), 'toolmark-sigint-'));
-  server = await startSlowChatServer(150, 'I cannot help with that.');
-  url = server.url;
-});
-afterEach(async () => {
-  await server.close();
-  rmSync(out, { recursive: true, force: true });
-});
+const fixture = slowRunPerTest(150, 'I cannot help with that.', 'toolmark-sigint-');
 
 function run(
   args: string[],
@@ -60,11 +47,11 @@ describe('toolmark run: SIGINT', () => {
       '--concurrency',
       '2',
       '--out',
-      out,
+      fixture.out,
       '--provider',
-      `openai-compatible:slow@${url}`,
+      `openai-compatible:slow@${fixture.url}`,
     ];
-    const trials = path.join(out, 'interrupted', 'trials.jsonl');
+    const trials = path.join(fixture.out, 'interrupted', 'trials.jsonl');
     const first = await run([...args, '--run-id', 'interrupted'], (child) => {
       const poll = setInterval(() => {
         if (lineCount(trials) >= 2) {
@@ -77,21 +64,23 @@ describe('toolmark run: SIGINT', () => {
     expect(first.code).toBe(130);
     expect(first.stderr).toContain('interrupted: finishing the trials in flight');
     expect(first.stdout).toContain('toolmark run --resume');
-    const manifest = JSON.parse(readFileSync(path.join(out, 'interrupted', 'manifest.json'), 'utf8'));
+    const manifest = JSON.parse(readFileSync(path.join(fixture.out, 'interrupted', 'manifest.json'), 'utf8'));
     const done = lineCount(trials);
     expect(done).toBeGreaterThanOrEqual(2);
     expect(done).toBeLessThan(manifest.planned);
     expect(manifest.finished_at).toBeNull();
-    const summary = JSON.parse(readFileSync(path.join(out, 'interrupted', 'summary.json'), 'utf8'));
+    const summary = JSON.parse(readFileSync(path.join(fixture.out, 'interrupted', 'summary.json'), 'utf8'));
     const all = summary.groups.find(
       (group: { kind: string; split: string }) => group.kind === 'all' && group.split === 'all',
     );
     expect(all.trials).toBe(done);
 
-    const second = await run(['run', '--out', out, '--resume', 'interrupted']);
+    const second = await run(['run', '--out', fixture.out, '--resume', 'interrupted']);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain(`${done} already done`);
     expect(lineCount(trials)).toBe(manifest.planned);
-    expect(JSON.parse(readFileSync(path.join(out, 'interrupted', 'manifest.json'), 'utf8')).finished_at).not.toBeNull();
+    expect(
+      JSON.parse(readFileSync(path.join(fixture.out, 'interrupted', 'manifest.json'), 'utf8')).finished_at,
+    ).not.toBeNull();
   });
 });

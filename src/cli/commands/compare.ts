@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { ConfigError } from '../../spec/errors.ts';
+import type { Comparison } from '../../spec/comparison.ts';
 
 // The aggregate and report modules are imported inside the action, so `toolmark --help` stays fast.
 
@@ -118,9 +119,7 @@ async function compareAction(first: string, second: string | undefined, flags: C
       file: 'compare',
       message: comparison.pairing.split_trials
         ? `${refA.text} against itself pairs even with odd trials, and this run has no task with 2 or more completed trials`
-        : comparison.pairing.errored > 0
-          ? `${refA.text} and ${refB.text} have no (task, trial) completed on both sides: all ${comparison.pairing.errored} pairs were dropped because a trial errored (provider failures, nothing scored; the "Errors" section of each run's report.md names them)`
-          : `${refA.text} and ${refB.text} share no completed (task, trial) to pair`,
+        : nothingToPairMessage(comparison, refA.text, refB.text),
       expected: comparison.pairing.split_trials
         ? 'a run with --trials 2 or more, or two runs'
         : 'two runs or surfaces over the same tasks and trial numbers',
@@ -188,4 +187,26 @@ export function describe(program: Command, _setExitCode: (code: number) => void)
     .option('--seed <n>', 'bootstrap seed (default 20240501)')
     .option('--root <dir>', 'project root (default: current folder); run ids resolve under its results folder')
     .action(async (a: string, b: string | undefined, flags: CompareFlags) => compareAction(a, b, flags));
+}
+
+/**
+ * Why two sides share nothing to pair, naming the cause: a side whose every
+ * trial errored says so with its first provider failure (a bad key, a dead
+ * server), rather than the generic "share no completed (task, trial)".
+ */
+function nothingToPairMessage(comparison: Comparison, textA: string, textB: string): string {
+  const failed = [
+    { text: textA, side: comparison.a },
+    { text: textB, side: comparison.b },
+  ].filter(({ side }) => side.trials > 0 && side.errored === side.trials);
+  if (failed.length > 0)
+    return failed
+      .map(
+        ({ text, side }) =>
+          `every trial of ${text} errored (${side.errored} of ${side.trials}, provider failures, nothing scored): ${side.first_error}`,
+      )
+      .join('; ');
+  if (comparison.pairing.errored > 0)
+    return `${textA} and ${textB} have no (task, trial) completed on both sides: all ${comparison.pairing.errored} pairs were dropped because a trial errored (provider failures, nothing scored; the "Errors" section of each run's report.md names them)`;
+  return `${textA} and ${textB} share no completed (task, trial) to pair`;
 }

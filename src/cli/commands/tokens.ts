@@ -24,6 +24,8 @@ export interface ToolCost {
   hash: string;
   /** Null for the surface total. */
   tool: string | null;
+  /** Deferred surfaces: `initial` marks the first request's row (always-loaded tools + search tool). */
+  loading?: 'initial';
   bytes: number;
   tokens: number;
   /** Tokens by the provider's own count API, with `--provider` (null without). */
@@ -36,6 +38,7 @@ async function tokensAction(flags: TokensFlags): Promise<void> {
   const { ConfigError } = await import('../../spec/index.ts');
   const { closest } = await import('../../spec/suggest.ts');
   const { formatTable } = await import('./validate.ts');
+  const { initialSchemaPayload } = await import('../../solve/tool-search.ts');
 
   const project = await loadProject(flags.root, { domains: flags.domain });
   const surfaces = project.domains.flatMap((domain) => domain.surfaces);
@@ -102,6 +105,19 @@ async function tokensAction(flags: TokensFlags): Promise<void> {
       ...schemaCost(surface.payload),
       provider_tokens: await countWithProvider(surface.payload),
     });
+    if (surface.loading) {
+      // Deferred: what the first request carries (the total above is what loading every tool would cost).
+      const initial = initialSchemaPayload(surface);
+      rows.push({
+        domain: surface.domain,
+        surface: surface.id,
+        hash: surface.hash,
+        tool: null,
+        loading: 'initial',
+        ...schemaCost(initial),
+        provider_tokens: await countWithProvider(initial),
+      });
+    }
   }
 
   if (flags.json) {
@@ -116,7 +132,9 @@ async function tokensAction(flags: TokensFlags): Promise<void> {
     table.push([
       row.domain,
       row.surface,
-      row.tool ?? '(total payload)',
+      row.loading === 'initial'
+        ? '(deferred: initial request = always-loaded + search_tools)'
+        : (row.tool ?? '(total payload)'),
       String(row.bytes),
       String(row.tokens),
       ...(counter ? [String(row.provider_tokens)] : []),

@@ -24,9 +24,28 @@ import { escapeJsonForScript, htmlEscape as h } from './escape.ts';
 import { factsBody, incompleteBanner } from './facts.ts';
 import { renderChart } from './render-chart.ts';
 import { REPORT_CSS } from './style.ts';
+import { RETRIEVAL_HEADER, RETRIEVAL_NOTE, retrievalGroups, retrievalRow } from '../retrieval-rows.ts';
 
 function card(id: string, title: string, note: string, body: string): string {
   return `<section class="card" id="${id}"><h2>${h(title)}</h2>${note ? `<p class="note">${note}</p>` : ''}${body}</section>`;
+}
+
+/** The deferred-loading card (retrieval-rows.ts); empty without deferred surfaces, so other reports are unchanged. */
+function retrievalCard(data: RunData): string {
+  const groups = retrievalGroups(data.summary);
+  if (groups.length === 0) return '';
+  const head = RETRIEVAL_HEADER.map((label, index) => `<th class="${index >= 2 ? 'num' : ''}">${h(label)}</th>`).join(
+    '',
+  );
+  const body = groups
+    .map(
+      (group) =>
+        `<tr>${retrievalRow(group)
+          .map((cell, index) => `<td class="${index >= 2 ? 'num' : ''}">${h(cell)}</td>`)
+          .join('')}</tr>`,
+    )
+    .join('');
+  return `${card('retrieval', 'Deferred loading: retrieval', h(RETRIEVAL_NOTE), `<div class="scroll"><table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`)}\n`;
 }
 
 function headlineTable(data: RunData): string {
@@ -251,7 +270,7 @@ ${banner}${incompleteBanner(data)}
 ${kpis(data)}
 ${card('best-worst', 'Best and worst surface per provider', `Task success over all kinds${bestAndWorst(summary, manifest)[0]?.split === 'all' ? ' and both splits' : ' (train)'}, value [Wilson 95% interval] in %. One rate over every provider and surface would mix a deliberately weak baseline with its revisions, so there is none.`, bestWorstTable(data) || empty)}
 ${card('headline', 'Headline: surface × split', 'Rates are value [Wilson 95% interval] in %. Unsafe proposals: count / proposals; unsafe side effects: count / executed writes. pass^k: chance that all k trials of a task pass, averaged over tasks. Errored trials are provider failures and are not scored.', headlineTable(data))}
-${card('facts', 'Usage, turns and errors', 'Tokens, latency (model time, incl. failed attempts) and cost per model; how the model turns ended; provider failures by message.', factsBody(data))}
+${retrievalCard(data)}${card('facts', 'Usage, turns and errors', 'Tokens, latency (model time, incl. failed attempts) and cost per model; how the model turns ended; provider failures by message.', factsBody(data))}
 ${card('tradeoff', 'Task success against schema tokens', 'Clearer contracts cost context: a panel per provider; each point is a surface (same colour in every chart) and split, whiskers are 95% intervals.', hasGroups ? `<div class="chart">${tokens}</div>` : empty)}
 ${card('metrics', 'Metrics per surface and split', 'A column of panels per provider, a row per metric. Bars are rates (a colour per surface; train solid, held-out pale), whiskers their Wilson 95% intervals.', hasGroups ? `<div class="chart">${bars}</div>` : empty)}
 ${card('passk', 'pass^k and pass@k over k', 'A column per provider, a row per split. Solid: pass^k (all k trials pass, reliability). Dashed: pass@k (any of k passes).', hasGroups ? `<div class="chart">${curves}</div>` : empty)}
