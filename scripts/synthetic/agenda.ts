@@ -1,6 +1,6 @@
 import type { ActionSpec, ArgConstraints, Constraint, SequenceStep, Task } from '../../src/spec/index.ts';
 import type { Behaviour } from './behaviours.ts';
-import { nameEffect, SURFACE_EFFECTS } from './behaviours.ts';
+import { distractorPull, nameEffect, SURFACE_EFFECTS } from './behaviours.ts';
 import { chance, pick } from './random.ts';
 import type { SurfaceTraits } from './surface-traits.ts';
 import { TASK_HINTS, type TaskHint } from './task-hints.ts';
@@ -242,6 +242,23 @@ function confuse(step: Step, index: number, setting: TrialSetting): Step {
   return args ? { ...step, action: other, args, page: false } : step;
 }
 
+/**
+ * Call a distractor tool instead (issue 19 sweeps): the pull grows with the
+ * number of distractors in the payload (SURFACE_EFFECTS.distractorPull, per
+ * behaviour, capped). No distractors: no draw, so other surfaces' cassettes
+ * are unchanged. The call keeps the step's arguments; the name is the
+ * distractor's, which no action maps to (the registry answers tool_not_found).
+ */
+function distract(step: Step, index: number, setting: TrialSetting): Step {
+  const { traits, behaviour, seed } = setting;
+  const count = traits.distractors.length;
+  if (count === 0) return step;
+  const pull = distractorPull(behaviour, count);
+  if (!chance(pull, ...seed, 'distractor', index)) return step;
+  const name = pick(traits.distractors, ...seed, 'distractor-which', index);
+  return { ...step, action: name, page: false };
+}
+
 /** An extra read after a step (the "let me double-check" call). */
 function extraRead(step: Step): Step | null {
   const read = (action: string, build: (output: Record<string, unknown>) => Record<string, unknown> | null): Step => ({
@@ -365,7 +382,7 @@ export function buildAgenda(setting: TrialSetting): Step[] {
     if (nextIsWrite && chance(rates.skipPreview * wide.skipPreview, ...seed, 'skip-preview', index)) return;
     withPreviews.push(step);
   });
-  steps = withPreviews.map((step, index) => confuse(step, index, setting));
+  steps = withPreviews.map((step, index) => distract(confuse(step, index, setting), index, setting));
 
   if (chance(rates.overCall, ...seed, 'over-call')) {
     const extra = extraRead(steps.at(-1)!);

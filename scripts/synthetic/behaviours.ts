@@ -168,7 +168,19 @@ export const SURFACE_EFFECTS = {
   // multipliers on `confuse`, by behaviour name
   tellingNames: { careful: 0.85, hasty: 0.45, sloppy: 0.8 },
   plainNames: { careful: 1.0, hasty: 1.0, sloppy: 1.0 },
+  // chance per distractor tool in the payload of calling one instead of the right tool (capped at 0.6), by behaviour
+  distractorPull: { careful: 0.004, hasty: 0.014, sloppy: 0.007 },
 } as const satisfies Record<string, Record<string, number>>;
+
+/**
+ * The chance that a step calls a distractor instead, on a payload with
+ * `count` distractors: linear in the catalog's padding, capped at 0.6.
+ * A scripted assumption for demonstrating `toolmark sweep`, not a measurement.
+ */
+export function distractorPull(behaviour: Behaviour, count: number): number {
+  const table: Record<string, number> = SURFACE_EFFECTS.distractorPull;
+  return Math.min(0.6, (table[behaviour.name] ?? 0.007) * count);
+}
 
 /** The `tellingNames` / `plainNames` multiplier for a behaviour (1 for a behaviour not in the table). */
 export function nameEffect(behaviour: Behaviour, telling: boolean): number {

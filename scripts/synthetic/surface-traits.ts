@@ -58,6 +58,8 @@ export class SurfaceTraits {
     { name: string; selector: { field: string; value: string; argumentsField: string | null } | null }
   >();
   readonly #descriptions = new Map<string, string>();
+  /** Payload tools no exposed tool routes (a perturbed surface's distractors), in payload order. */
+  readonly distractors: readonly string[];
 
   constructor(surface: ResolvedSurface, tools: readonly ToolDefinition[], parent: ResolvedSurface | null) {
     for (const tool of tools) this.#descriptions.set(tool.name, tool.description);
@@ -76,6 +78,8 @@ export class SurfaceTraits {
       }
     }
     this.wide = surface.tools.some((tool) => tool.mapping.kind === 'multiplexed');
+    const routed = new Set(surface.tools.map((tool) => tool.name));
+    this.distractors = tools.map((tool) => tool.name).filter((name) => !routed.has(name));
     const length = (payload: readonly ToolDefinition[]) =>
       payload.reduce((sum, tool) => sum + tool.description.length, 0);
     this.tunedRevision = parent !== null && length(tools) < length(parent.payload);

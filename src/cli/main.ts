@@ -22,6 +22,7 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   gate: () => import('./commands/gate.ts'),
   import: () => import('./commands/import.ts'),
   init: () => import('./commands/init.ts'),
+  sweep: () => import('./commands/sweep.ts'),
 };
 
 /**

@@ -11,6 +11,7 @@ import type { Domain } from '../registry/domain.ts';
 import { loadConfig } from './config.ts';
 import { chooseDomains, discoverDomainNames, findOrphanFolders, importDomain } from './domains.ts';
 import { loadSurfaces } from './surfaces.ts';
+import { projectDistractorSources } from './distractor-sources.ts';
 import { checkTask, readTasks, requiredActions, type LocatedTask } from './tasks.ts';
 
 /** A project on disk, fully validated (SPEC §3). */
@@ -122,11 +123,12 @@ export async function loadProject(root: string, options: LoadOptions = {}): Prom
     issues.push({ file: absoluteRoot, message: 'no domains found', expected: 'at least one suites/<name>/domain.ts' });
 
   const domains: LoadedDomain[] = [];
+  const sources = projectDistractorSources(absoluteRoot, discovered);
   for (const name of names) {
     const found = await importDomain(absoluteRoot, name, issues);
     if (!found) continue;
     const before = issues.length;
-    const surfaces = await loadSurfaces(found.dir, absoluteRoot, found.domain, issues);
+    const surfaces = await loadSurfaces(found.dir, absoluteRoot, found.domain, issues, sources);
     const surfacesFailed = issues.length > before;
     const located = [
       ...(await readTasks(absoluteRoot, name, 'train', issues)),
@@ -165,5 +167,8 @@ function sortIssues(issues: ConfigIssue[]): ConfigIssue[] {
     .map(({ issue }) => issue);
 }
 
-export { resolveMergedSurface, surfaceHash } from './surfaces.ts';
+export { finishSurface, resolveMergedSurface, surfaceHash } from './surfaces.ts';
+export { perturbSurface, readDistractorSources } from './perturb-surface.ts';
+export { projectDistractorSources } from './distractor-sources.ts';
+export type { DistractorSources } from './distractors.ts';
 export { MAX_FILE_BYTES } from './source-file.ts';

@@ -1,4 +1,4 @@
-import type { SurfaceFile, SurfaceToolEntry } from '../spec/index.ts';
+import type { Perturbation, SurfaceFile, SurfaceToolEntry, Visibility } from '../spec/index.ts';
 import type { FieldPath, SourceFile } from './source-file.ts';
 
 /** Where an entry (or a surface field) was last written, for locating issues. */
@@ -20,6 +20,10 @@ export interface MergedSurface {
   description: string;
   strict: boolean;
   system: string | null;
+  /** Inherited like `strict`. */
+  visibility: Visibility;
+  /** This file's own `perturb:` only: a perturbation is never inherited. */
+  perturb: Perturbation | null;
   entries: MergedEntry[];
   /** Deferred-loading fields after inheritance (surface-loading.ts). */
   loading: MergedLoading;
@@ -118,6 +122,8 @@ export function mergeSurface(
       description: file.description ?? parent?.description ?? '',
       strict: file.strict ?? parent?.strict ?? false,
       system: file.system ?? parent?.system ?? null,
+      visibility: file.visibility ?? parent?.visibility ?? 'all',
+      perturb: file.perturb ?? null,
       entries: file.order ? applyOrder(entries, file.order) : entries,
       loading: mergeLoading(parent?.loading, file, source),
       source,

@@ -7,8 +7,10 @@ import {
   type ConfigIssue,
   type ExposedTool,
   type ResolvedSurface,
+  type DistractorSource,
   type SurfaceLoading,
   type ToolDefinition,
+  type Visibility,
 } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { jsonSchemaOf } from '../registry/index.ts';
@@ -17,6 +19,9 @@ import { closest } from '../spec/suggest.ts';
 import { entryKey, mergeSurface, type MergedEntry, type MergedSurface } from './surface-merge.ts';
 import { hasProperty, makeStrict, overrideParameterDescription, propertyNames } from './tool-schema.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';
+import { perturbSurface, readDistractorSources } from './perturb-surface.ts';
+import type { DistractorSources } from './distractors.ts';
+import { visibilityTable } from './visibility.ts';
 import { resolveLoading } from './surface-loading.ts';
 
 /** YAML files directly inside a folder, sorted; a missing folder is empty. */
@@ -172,6 +177,7 @@ export function resolveMergedSurface(
   domain: Domain,
   file: string,
   issues: ConfigIssue[],
+  external: ReadonlyMap<DistractorSource, readonly ToolDefinition[]> = new Map(),
 ): ResolvedSurface | null {
   const before = issues.length;
   const tools: ExposedTool[] = [];
@@ -213,7 +219,7 @@ export function resolveMergedSurface(
     parameters: tool.parameters,
     strict: merged.strict,
   }));
-  return {
+  const surface: ResolvedSurface = {
     domain: domain.name,
     id: merged.id,
     extends: merged.extends,
@@ -223,8 +229,34 @@ export function resolveMergedSurface(
     tools,
     payload,
     ...(loading ? { loading } : {}),
-    hash: surfaceHash(payload, merged.system, domain.hashBasis, loading),
+    hash: '',
     file,
+  };
+  let derived = surface;
+  if (merged.perturb) {
+    const result = perturbSurface(surface, merged.perturb, external);
+    if ('message' in result) {
+      issues.push(
+        merged.source.issue(['perturb', ...result.path], { message: result.message, expected: result.expected }),
+      );
+      return null;
+    }
+    derived = result;
+  }
+  return finishSurface(derived, merged.visibility, domain);
+}
+
+/**
+ * A surface's last steps, shared by loaded and derived (sweep) surfaces:
+ * the visibility table (`visibility: by_permission`) and the hash.
+ */
+export function finishSurface(surface: ResolvedSurface, visibility: Visibility, domain: Domain): ResolvedSurface {
+  const table = visibility === 'by_permission' ? visibilityTable(surface.tools, domain) : undefined;
+  const { visibility: _old, ...rest } = surface;
+  return {
+    ...rest,
+    ...(table ? { visibility: table } : {}),
+    hash: surfaceHash(surface.payload, surface.system, domain.hashBasis, surface.loading ?? null, table),
   };
 }
 
@@ -239,9 +271,13 @@ export function surfaceHash(
   system: string | null,
   basis?: unknown,
   loading?: SurfaceLoading | null,
+  visibility?: ResolvedSurface['visibility'],
 ): string {
-  // Deferred loading changes what the model sees (which tools up front, how it finds the rest):
-  // it is part of the hash. Eager surfaces hash as they always did.
+  // Deferred loading changes what the model sees (which tools up front, how it finds the rest),
+  // and so does visibility (which tools each actor is shown): both are part of the hash.
+  // Eager surfaces that show every tool hash as they always did.
+  if (visibility !== undefined)
+    return sha256({ payload, system, basis: basis ?? null, ...(loading ? { loading } : {}), visibility });
   if (loading) return sha256({ payload, system, basis: basis ?? null, loading });
   // `basis`: definitions behind the payload that the model does not see (an
   // MCP server's output schemas and annotations); absent for TypeScript domains,
@@ -260,6 +296,7 @@ export async function loadSurfaces(
   root: string,
   domain: Domain,
   issues: ConfigIssue[],
+  sources?: DistractorSources,
 ): Promise<ResolvedSurface[]> {
   const parsed = await readSurfaces(dir, root, issues);
   const byId = new Map<string, ParsedSurface>();
@@ -343,7 +380,13 @@ export async function loadSurfaces(
   for (const [id, surface] of byId) {
     const result = merge(id, []);
     if (!result) continue;
-    const one = resolveMergedSurface(result, domain, surface.source.display, issues);
+    const external = result.perturb
+      ? await readDistractorSources(result.perturb, sources, (path, details) =>
+          issues.push(result.source.issue(['perturb', ...path], details)),
+        )
+      : new Map();
+    if (!external) continue;
+    const one = resolveMergedSurface(result, domain, surface.source.display, issues, external);
     if (one) resolved.push(one);
   }
   return resolved;

@@ -18,6 +18,7 @@ export { renderMarkdown } from './markdown.ts';
 export { renderJunit, xmlEscape } from './junit.ts';
 export { renderHtml, renderHtmlChunks } from './html/page.ts';
 export { DEFAULT_SAMPLE_LIMIT } from './trial-sample.ts';
+export { sweepCaption, sweepRows, sweepTable, type SweepRow } from './sweep.ts';
 
 /** File names the reports are written under, inside the run folder (named by src/run-folder). */
 export { REPORT_FILES };

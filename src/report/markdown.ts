@@ -1,3 +1,4 @@
+import { sweepCaption, sweepRows, sweepTable } from './sweep.ts';
 import {
   HEADLINE_COLUMNS,
   headlineGroups,
@@ -31,6 +32,26 @@ function table(header: string[], rows: string[][], numeric: (index: number) => b
     `| ${header.join(' | ')} |`,
     `|${header.map((_, index) => (numeric(index) ? '--:' : '---')).join('|')}|`,
     ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ];
+}
+
+/** The sweep table of a `toolmark sweep` run (nothing for another run). */
+function sweepSection(data: RunData): string[] {
+  const rows = sweepRows(data.manifest, data.summary);
+  if (rows.length === 0) return [];
+  const [header, ...cells] = sweepTable(rows);
+  const numeric = (index: number) => header![index] !== 'model' && header![index] !== 'loading';
+  return [
+    '### Sweep: selection against catalog size',
+    '',
+    ...table(
+      header!,
+      cells.map((row) => row.map(markdownCell)),
+      numeric,
+    ),
+    '',
+    `<sub>${markdownCell(sweepCaption(data.manifest, data.synthetic))}</sub>`,
+    '',
   ];
 }
 
@@ -88,6 +109,7 @@ export function renderMarkdown(data: RunData): string {
       `pass^${trials}: chance that all ${trials} trials of a task pass, averaged over tasks.</sub>`,
     '',
   );
+  lines.push(...sweepSection(data));
   lines.push(
     ...usageLines(data.facts).map((line) => `- ${markdownCell(line)}`),
     `- ${markdownCell(turnLine(data.facts))}`,

@@ -19,3 +19,5 @@ export type { RunFinalizer, RunFinalizerOptions } from './finalizer.ts';
 export type { RunControl, RunEvents, RunPhase } from './events.ts';
 export type { RunOutcome } from '../solve/index.ts';
 export { toolmarkVersion } from './version.ts';
+export { buildSweep, sweepProject, SWEEP_LOADING } from './sweep.ts';
+export type { SweepLoading, SweepOptions, SweepResult } from './sweep.ts';

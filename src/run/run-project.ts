@@ -27,7 +27,14 @@ import {
   type RunOutcome,
 } from '../solve/index.ts';
 import type { RunFacts } from '../report/index.ts';
-import { ConfigError, Manifest, RunSelection, Summary, type ProjectConfig } from '../spec/index.ts';
+import {
+  ConfigError,
+  Manifest,
+  RunSelection,
+  Summary,
+  type ProjectConfig,
+  type SweepPlan,
+} from '../spec/index.ts';
 import type { RunControl } from './events.ts';
 import { createRunFinalizer } from './finalizer.ts';
 import { describePlan, gitCommit, manifestConfig, manifestProviders } from './manifest.ts';
@@ -55,6 +62,10 @@ export interface RunProjectOptions extends RunBase {
   out?: string;
   /** Run id (one folder name); default a timestamp plus a random suffix. */
   runId?: string;
+  /** A project already loaded, e.g. with the derived surfaces of a sweep; default: load `root`. */
+  project?: Project;
+  /** Stored in the manifest: the ladder `sweepProject` built (the reports render it). */
+  sweep?: SweepPlan;
 }
 
 /** `resumeRun`: continue an interrupted run with the selection its manifest stored. */
@@ -90,7 +101,8 @@ export interface RunResult {
 export async function runProject(options: RunProjectOptions): Promise<RunResult> {
   const root = path.resolve(options.root);
   const asked = options.selection ?? {};
-  const project = await loadProject(root, asked.domains?.length ? { domains: [...asked.domains] } : {});
+  const project =
+    options.project ?? (await loadProject(root, asked.domains?.length ? { domains: [...asked.domains] } : {}));
   const selection = selectionOf(asked, project.config);
   const resultsDir = path.resolve(root, options.out ?? project.config.run.out);
   const runDir = path.join(resultsDir, options.runId === undefined ? createRunId() : checkRunId(options.runId));
@@ -199,6 +211,7 @@ function selectionOf(asked: Partial<RunSelection>, config: ProjectConfig): RunSe
 
 interface Prepared extends RunBase {
   project: Project;
+  sweep?: SweepPlan;
   selection: RunSelection;
   runDir: string;
   resumed: Manifest | null;
@@ -300,6 +313,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
     trials: selection.trials,
     shard: selection.shard,
     planned: plan.length,
+    ...(prepared.sweep ? { sweep: prepared.sweep } : {}),
   };
   if (!resumed) owner.lock = claimNewRunFolder(runDir);
   writeManifest(runDir, { ...manifest, finished_at: null });

@@ -29,6 +29,7 @@ export function preflight(plan: readonly PlannedTrial[], options: { settings?: M
         surface: planned.surface,
         messages: initialMessages(planned.task),
         settings: options.settings,
+        actor: planned.task.actor,
         native: planned.provider.toolSearch === 'native',
       });
       firstRequests.set(requestKey, (first = { request }));

@@ -6,8 +6,10 @@ import type {
   ResolvedSurface,
   Task,
   ToolDefinition,
+  Actor,
 } from '../spec/index.ts';
 import { requestTools } from './tool-search.ts';
+import { visibleTools } from './visibility.ts';
 
 /** The conversation a trial starts from: the task's messages, as written. */
 export function initialMessages(task: Pick<Task, 'messages'>): ModelMessage[] {
@@ -37,10 +39,13 @@ export function buildRequest(options: {
   tools?: { tools: ToolDefinition[]; tool_search?: NativeToolSearchOption };
   /** The provider runs the search itself (only read when `tools` is not given). */
   native?: boolean;
+  /** The task's actor: with `visibility: by_permission` it is sent only the tools it may use. */
+  actor?: Pick<Actor, 'permissions'>;
 }): ModelRequest {
   const deferred =
     options.tools ?? (options.surface.loading ? requestTools(options.surface, { native: options.native }) : null);
-  const tools = deferred?.tools ?? options.surface.payload;
+  // With `visibility: by_permission`, the actor sees only the tools it may use (visibility.ts).
+  const tools = visibleTools(options.surface, deferred?.tools ?? options.surface.payload, options.actor);
   const request: ModelRequest = {
     model: options.model,
     system: options.surface.system ?? null,

@@ -30,6 +30,7 @@ import { ApprovalLedger } from './approvals.ts';
 import { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
 import { normalToolError, normalTurn } from './normalize.ts';
 import { buildRequest, initialMessages } from './request.ts';
+import { visiblePayload } from './visibility.ts';
 import { DeferredSession } from './deferred-session.ts';
 import { routeProposal } from './routing.ts';
 import { judgeEffects } from './side-effects.ts';
@@ -157,6 +158,7 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
       surface,
       messages,
       settings: input.settings,
+      actor: task.actor,
       tools: deferred?.requestTools(),
     });
     // Hashed once per request object (src/spec/request-hash.ts): replay and the recorder get the same hash back.
@@ -298,7 +300,8 @@ function trialRecord(
   const { startedAt, stopReason, error, requests, turns, trial, finalState, failedMs, deferred } = parts;
   // Counted once per surface payload (before a run's trials, in a worker: src/cost/schema-cost.ts).
   // A deferred surface's schema cost is its initial request's; what searches load is in `loading`.
-  const cost = deferred ? deferred.initialCost : schemaCost(surface.payload);
+  // An eager one's is what this task's actor is shown (visibility: by_permission).
+  const cost = deferred ? deferred.initialCost : schemaCost(visiblePayload(surface, task.actor));
   // Built field by field in schema order, with every part already normalised
   // (normalize.ts): the zod schema would cost more than the rest of a replayed
   // trial. The cheap structural check guards the result; anything it rejects

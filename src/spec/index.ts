@@ -4,6 +4,8 @@ export * from './tool-error.ts';
 export * from './tool-call.ts';
 export * from './model.ts';
 export * from './surface.ts';
+export * from './surface-options.ts';
+export * from './sweep.ts';
 export * from './surface-loading.ts';
 export * from './task.ts';
 export * from './task-kinds.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ProjectConfig } from './config.ts';
 import { RunSelection } from './selection.ts';
+import { SweepPlan } from './sweep.ts';
 
 /**
  * `Manifest.config`: the project configuration the run used (after flags; no
@@ -76,5 +77,7 @@ export const Manifest = z.object({
       changed: z.number().int().nonnegative(),
     })
     .optional(),
+  /** Set by `toolmark sweep`: the ladder its surfaces form (the reports add a sweep section). */
+  sweep: SweepPlan.optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;

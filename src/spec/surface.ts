@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonSchema } from './json.ts';
 import { ToolDefinition } from './model.ts';
+import { Perturbation, Visibility } from './surface-options.ts';
 import { SurfaceLoading, SurfaceLoadingFields } from './surface-loading.ts';
 
 /** How a multiplexed ("wide") exposed tool maps a proposal to an action. */
@@ -42,6 +43,10 @@ export const SurfaceFile = z.strictObject({
   order: z.array(z.string()).optional(),
   /** Optional system prompt sent with every task on this surface. */
   system: z.string().optional(),
+  /** Hide tools the task's actor may not use (surface-options.ts); inherited. */
+  visibility: Visibility.optional(),
+  /** Derive a perturbed surface from the merged tools (surface-options.ts); not inherited. */
+  perturb: Perturbation.optional(),
   /** Deferred loading: `loading`, `always_loaded`, `search` (surface-loading.ts). */
   ...SurfaceLoadingFields,
 });
@@ -87,5 +92,15 @@ export const ResolvedSurface = z.object({
   /** `sha256:<hex>` over the canonical payload: changes iff what the model sees changes. */
   hash: z.string(),
   file: z.string(),
+  /**
+   * Set with `visibility: by_permission`: the permission each exposed tool
+   * needs, by exposed name (tools that need none are absent). A task's
+   * request leaves out the tools its actor lacks the permission for.
+   */
+  visibility: z.strictObject({ by: z.literal('permission'), permissions: z.record(z.string(), z.string()) }).optional(),
+  /** Names of payload tools that are distractors (`perturb.distractors`): shown, never routed to an action. */
+  distractors: z.array(z.string()).optional(),
+  /** The `perturb:` the surface was derived with, as declared. */
+  perturb: Perturbation.optional(),
 });
 export type ResolvedSurface = z.infer<typeof ResolvedSurface>;

@@ -15,7 +15,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   registry: ['spec'],
   // Domain kinds (declarative YAML, MCP) built on the registry.
   domains: ['spec', 'registry', 'score'],
-  load: ['spec', 'registry', 'domains'],
+  // stats: the seeded generator behind `perturb:` shuffles and distractor draws (stats imports nothing).
+  load: ['spec', 'registry', 'domains', 'stats'],
   cost: ['spec'],
   'run-folder': ['spec'],
   solve: ['spec', 'registry', 'cost', 'run-folder'],

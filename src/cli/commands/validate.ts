@@ -47,6 +47,23 @@ export function surfaceForPrinting(surface: ResolvedSurface): Record<string, unk
           }),
       parameters: tool.parameters,
     })),
+    ...largeSurfaceFields(surface),
+  };
+}
+
+/** `visibility:` and `perturb:` (issue 19): the declaration and what it made (distractors, in payload order). */
+function largeSurfaceFields(surface: ResolvedSurface): Record<string, unknown> {
+  const distractors = new Set(surface.distractors ?? []);
+  return {
+    ...(surface.visibility ? { visibility: surface.visibility } : {}),
+    ...(surface.perturb ? { perturb: surface.perturb, payload_order: surface.payload.map((tool) => tool.name) } : {}),
+    ...(distractors.size > 0
+      ? {
+          distractors: surface.payload
+            .filter((tool) => distractors.has(tool.name))
+            .map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+        }
+      : {}),
   };
 }
 

@@ -1,3 +1,5 @@
+import { sweepCaption, sweepRows, sweepTable } from '../sweep.ts';
+import { sweepSpec } from './sweep-chart.ts';
 import { TASK_KINDS } from '../../spec/index.ts';
 import { bestAndWorst } from '../best-worst.ts';
 import {
@@ -192,6 +194,19 @@ function trialBrowser(data: RunData): string {
 <div id="trial-detail"><p class="empty">Click a trial to see its details.</p></div></div>`;
 }
 
+/** The sweep card of a `toolmark sweep` run: chart and table (empty for any other run). */
+async function sweepCard(data: RunData): Promise<string> {
+  const rows = sweepRows(data.manifest, data.summary);
+  if (rows.length === 0) return '';
+  const [header, ...cells] = sweepTable(rows);
+  const table = `<table><thead><tr>${header!.map((cell) => `<th>${h(cell)}</th>`).join('')}</tr></thead><tbody>${cells
+    .map((row) => `<tr>${row.map((cell) => `<td>${h(cell)}</td>`).join('')}</tr>`)
+    .join('')}</tbody></table>`;
+  const chart = await renderChart(sweepSpec(rows));
+  return `${card('sweep', 'Sweep: selection and schema tokens against catalog size', sweepCaption(data.manifest, data.synthetic), `<div class="chart">${chart}</div>${table}`)}
+`;
+}
+
 /** Renders the self-contained report.html: inline CSS, SVG charts rendered now, inline JS over embedded JSON. */
 export async function renderHtml(data: RunData): Promise<string> {
   return [...(await renderHtmlChunks(data))].join('');
@@ -229,6 +244,7 @@ export async function renderHtmlChunks(data: RunData): Promise<Iterable<string>>
   ];
   const charts: string[] = [];
   for (const spec of specs) charts.push(spec ? await renderChart(spec) : '');
+  const sweep = await sweepCard(data);
   const [tokens, bars, curves, flipped, ...confusions] = charts;
   const several = modelLabels(summary, manifest).length > 1;
   const figures = summary.confusion
@@ -270,7 +286,7 @@ ${banner}${incompleteBanner(data)}
 ${kpis(data)}
 ${card('best-worst', 'Best and worst surface per provider', `Task success over all kinds${bestAndWorst(summary, manifest)[0]?.split === 'all' ? ' and both splits' : ' (train)'}, value [Wilson 95% interval] in %. One rate over every provider and surface would mix a deliberately weak baseline with its revisions, so there is none.`, bestWorstTable(data) || empty)}
 ${card('headline', 'Headline: surface × split', 'Rates are value [Wilson 95% interval] in %. Unsafe proposals: count / proposals; unsafe side effects: count / executed writes. pass^k: chance that all k trials of a task pass, averaged over tasks. Errored trials are provider failures and are not scored.', headlineTable(data))}
-${retrievalCard(data)}${card('facts', 'Usage, turns and errors', 'Tokens, latency (model time, incl. failed attempts) and cost per model; how the model turns ended; provider failures by message.', factsBody(data))}
+${sweep}${retrievalCard(data)}${card('facts', 'Usage, turns and errors', 'Tokens, latency (model time, incl. failed attempts) and cost per model; how the model turns ended; provider failures by message.', factsBody(data))}
 ${card('tradeoff', 'Task success against schema tokens', 'Clearer contracts cost context: a panel per provider; each point is a surface (same colour in every chart) and split, whiskers are 95% intervals.', hasGroups ? `<div class="chart">${tokens}</div>` : empty)}
 ${card('metrics', 'Metrics per surface and split', 'A column of panels per provider, a row per metric. Bars are rates (a colour per surface; train solid, held-out pale), whiskers their Wilson 95% intervals.', hasGroups ? `<div class="chart">${bars}</div>` : empty)}
 ${card('passk', 'pass^k and pass@k over k', 'A column per provider, a row per split. Solid: pass^k (all k trials pass, reliability). Dashed: pass@k (any of k passes).', hasGroups ? `<div class="chart">${curves}</div>` : empty)}

@@ -1,0 +1,95 @@
+import type { Manifest, Rate, Summary } from '../spec/index.ts';
+import { formatNumber, formatRate } from './headline.ts';
+
+/** One rung × provider/model of a sweep: tool count, schema cost and selection accuracy (issue 19 item 4). */
+export interface SweepRow {
+  provider: string;
+  model: string;
+  surface: string;
+  loading: string;
+  tools: number;
+  distractors: number;
+  /** o200k tokens of the rung's full payload (manifest.surfaces). */
+  schema_tokens: number;
+  /** Both splits, every kind: the summary group (surface, split all, kind all); Wilson 95% interval. */
+  selection: Rate;
+  /** Task success of the same group, for reading selection against the whole task. */
+  task_success: Rate;
+}
+
+/** The sweep table of a run made by `toolmark sweep` (empty for any other run). */
+export function sweepRows(manifest: Manifest, summary: Summary): SweepRow[] {
+  const plan = manifest.sweep;
+  if (!plan) return [];
+  const models = [
+    ...new Map(summary.groups.map((group) => [`${group.provider}\n${group.model}`, group] as const)).values(),
+  ];
+  const rows: SweepRow[] = [];
+  for (const { provider, model } of models) {
+    for (const rung of plan.rungs) {
+      const group = summary.groups.find(
+        (candidate) =>
+          candidate.provider === provider &&
+          candidate.model === model &&
+          candidate.surface === rung.surface &&
+          candidate.split === 'all' &&
+          candidate.kind === 'all',
+      );
+      if (!group) continue;
+      const cost = manifest.surfaces.find((surface) => surface.domain === plan.domain && surface.id === rung.surface);
+      rows.push({
+        provider,
+        model,
+        surface: rung.surface,
+        loading: rung.loading,
+        tools: rung.tools,
+        distractors: rung.distractors,
+        schema_tokens: cost?.schema_tokens ?? 0,
+        selection: group.selection_accuracy,
+        task_success: group.task_success,
+      });
+    }
+  }
+  return rows;
+}
+
+/** Header and cells of the sweep table, shared by report.md and the terminal. */
+export function sweepTable(rows: readonly SweepRow[]): string[][] {
+  const several = new Set(rows.map((row) => `${row.provider}/${row.model}`)).size > 1;
+  return [
+    [
+      ...(several ? ['model'] : []),
+      'tools',
+      'distractors',
+      'loading',
+      'schema tokens',
+      'n',
+      'selection [95% CI]',
+      'task success [95% CI]',
+    ],
+    ...rows.map((row) => [
+      ...(several ? [`${row.provider}/${row.model}`] : []),
+      String(row.tools),
+      String(row.distractors),
+      row.loading,
+      formatNumber(row.schema_tokens),
+      String(row.selection.n),
+      formatRate(row.selection),
+      formatRate(row.task_success),
+    ]),
+  ];
+}
+
+/** Where the distractors came from, in a sentence (for both reports and the terminal). */
+export function sweepCaption(manifest: Manifest, synthetic: boolean): string {
+  const plan = manifest.sweep!;
+  const order = plan.shuffle === null ? 'after the base tools' : `shuffled with seed ${plan.shuffle}`;
+  const note = synthetic
+    ? ' These curves come from synthetic cassettes: they describe scripted behaviours (scripts/synthetic/), not any real model.'
+    : '';
+  return (
+    `Sweep of \`${plan.base.surface}\` (${plan.base.tools} tools, domain ${plan.domain}): distractors from ` +
+    `${plan.from.join(', ')} (seed ${plan.seed}, ${order}) added up to each size; ` +
+    `selection and task success over both splits and every kind.${note}`
+  );
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { DistractorSource } from './surface-options.ts';
+
+/**
+ * One rung of a sweep's ladder: a surface derived from the base by adding
+ * distractors up to `tools`, sent with one loading mode. The loading
+ * dimension is `eager` only until `loading: deferred` lands (issue 19 item 1);
+ * a rung then names the mode it was run with.
+ */
+export const SweepRung = z.object({
+  surface: z.string(),
+  tools: z.number().int().positive(),
+  distractors: z.number().int().nonnegative(),
+  loading: z.string().default('eager'),
+});
+export type SweepRung = z.infer<typeof SweepRung>;
+
+/** `manifest.json` `sweep`: how `toolmark sweep` built the surfaces of the run (issue 19 item 4). */
+export const SweepPlan = z.object({
+  v: z.literal(1),
+  domain: z.string(),
+  base: z.object({ surface: z.string(), hash: z.string(), tools: z.number().int().nonnegative() }),
+  from: z.array(DistractorSource),
+  seed: z.number().int().nonnegative(),
+  /** Seed of a shuffle applied to every rung (null: distractors stay after the base tools). */
+  shuffle: z.number().int().nonnegative().nullable(),
+  rungs: z.array(SweepRung),
+});
+export type SweepPlan = z.infer<typeof SweepPlan>;
