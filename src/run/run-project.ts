@@ -27,14 +27,7 @@ import {
   type RunOutcome,
 } from '../solve/index.ts';
 import type { RunFacts } from '../report/index.ts';
-import {
-  ConfigError,
-  Manifest,
-  RunSelection,
-  Summary,
-  type ProjectConfig,
-  type SweepPlan,
-} from '../spec/index.ts';
+import { ConfigError, Manifest, RunSelection, Summary, type ProjectConfig, type SweepPlan } from '../spec/index.ts';
 import type { RunControl } from './events.ts';
 import { createRunFinalizer } from './finalizer.ts';
 import { describePlan, gitCommit, manifestConfig, manifestProviders } from './manifest.ts';
