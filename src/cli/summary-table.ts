@@ -1,4 +1,4 @@
-import { errorLines, turnLine, usageLines, type RunFacts } from '../report/index.ts';
+import { errorLines, incompleteNote, turnLine, usageLines, type RunFacts } from '../report/index.ts';
 import type { Manifest, Rate, Summary, SummaryGroup } from '../spec/index.ts';
 
 /** `94% [89–97]`: a rate with its Wilson 95% interval, in whole percent. */
@@ -93,6 +93,8 @@ export function formatRunFacts(facts: RunFacts): string {
   const errors = errorLines(facts);
   return (
     [
+      // A partial merge says so first (an interrupted run ends with its own "interrupted" line).
+      ...(facts.progress.partialShards.length > 0 ? [`warning: ${incompleteNote(facts)}`] : []),
       ...usageLines(facts),
       turnLine(facts),
       ...(errors.length > 0 ? ['errors:', ...errors.map((line) => `  ${line}`)] : []),

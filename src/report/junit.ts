@@ -1,6 +1,7 @@
 import type { GateConfig, Verdict } from '../spec/index.ts';
 import { formatPercent } from './headline.ts';
 import type { RunData } from './run-data.ts';
+import { incompleteNote } from './run-facts.ts';
 import { describeFailingGraders, successRate, type TaskOutcome } from './task-outcomes.ts';
 
 /**
@@ -99,6 +100,11 @@ export function renderJunit(data: RunData, gate: GateConfig): string {
   let errors = 0;
   let totalTime = 0;
   const blocks: string[] = [];
+  // A partial or incomplete run says so in every suite (properties are what CI tools show of a suite).
+  const incomplete = incompleteNote(data.facts);
+  const properties = incomplete
+    ? [`    <properties><property name="toolmark.incomplete" value="${xmlEscape(incomplete)}"/></properties>`]
+    : [];
   for (const [name, outcomes] of [...suites.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
     outcomes.sort(
       (a, b) => a.split.localeCompare(b.split) || a.domain.localeCompare(b.domain) || a.task.localeCompare(b.task),
@@ -113,6 +119,7 @@ export function renderJunit(data: RunData, gate: GateConfig): string {
     totalTime += time;
     blocks.push(
       `  <testsuite name="${xmlEscape(name)}" tests="${outcomes.length}" failures="${suiteFailures}" errors="${suiteErrors}" skipped="0" time="${time.toFixed(3)}">`,
+      ...properties,
       ...outcomes.map((outcome) => renderCase(outcome, gate)),
       '  </testsuite>',
     );

@@ -31,7 +31,13 @@ export interface RunFacts {
     costUsd: number | null;
   }[];
   /** Trials in the folder against the manifest's plan; `incomplete` when fewer, or the run never finished. */
-  progress: { trials: number; planned: number; incomplete: boolean };
+  progress: {
+    trials: number;
+    planned: number;
+    incomplete: boolean;
+    /** The unfinished shards of a merge made with `--allow-partial` (manifest.partial); empty otherwise. */
+    partialShards: NonNullable<Manifest['partial']>;
+  };
 }
 
 export interface RunFactsCollector {
@@ -123,7 +129,8 @@ export function createRunFactsCollector(): RunFactsCollector {
         progress: {
           trials,
           planned: manifest.planned,
-          incomplete: trials < manifest.planned || manifest.finished_at === null,
+          incomplete: trials < manifest.planned || manifest.finished_at === null || (manifest.partial?.length ?? 0) > 0,
+          partialShards: manifest.partial ?? [],
         },
       };
     },
@@ -136,6 +143,13 @@ const milliseconds = (value: number | null) => (value === null ? '–' : `${coun
 /** `1,234 of 5,220 planned — incomplete` when the run is not all there; null when it is. */
 export function incompleteNote(facts: RunFacts): string | null {
   if (!facts.progress.incomplete) return null;
+  const shards = facts.progress.partialShards;
+  if (shards.length > 0) {
+    const named = shards
+      .map((shard) => `${shard.run_id} (${count(shard.trials)} of ${count(shard.planned)})`)
+      .join(', ');
+    return `PARTIAL merge: ${count(facts.progress.trials)} of ${count(facts.progress.planned)} planned trials; unfinished shard${shards.length === 1 ? '' : 's'} ${named} merged with --allow-partial`;
+  }
   return `${count(facts.progress.trials)} of ${count(facts.progress.planned)} planned trials — incomplete (interrupted or stopped early; \`toolmark run --resume\` continues an interrupted run)`;
 }
 

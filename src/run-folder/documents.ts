@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import { ConfigError, Manifest, Summary } from '../spec/index.ts';
-import { runFile, writeFileAtomic } from './files.ts';
+import { runFile, writeFileAtomic, type RunFileWriter } from './files.ts';
 
 /** Read and validate one JSON document of a run folder; null when the file does not exist. */
 function readDocument<T>(file: string, schema: z.ZodType<T>, what: string): T | null {
@@ -55,9 +55,9 @@ export function readOptionalManifest(runDir: string): Manifest | null {
   return readDocument(runFile(runDir, 'manifest'), Manifest, 'Manifest');
 }
 
-/** Validate and write `manifest.json` atomically (it is rewritten when the run finishes). */
-export function writeManifest(runDir: string, manifest: Manifest): void {
-  writeFileAtomic(runFile(runDir, 'manifest'), `${JSON.stringify(Manifest.parse(manifest), null, 2)}\n`);
+/** Validate and write `manifest.json` atomically (it is rewritten when the run finishes), or through a transaction's `write`. */
+export function writeManifest(runDir: string, manifest: Manifest, write: RunFileWriter = writeFileAtomic): void {
+  write(runFile(runDir, 'manifest'), `${JSON.stringify(Manifest.parse(manifest), null, 2)}\n`);
 }
 
 /** A run's `summary.json`; ConfigError when missing (a killed run has none) or invalid. */
@@ -72,7 +72,16 @@ export function readSummary(runDir: string): Summary {
   return summary;
 }
 
-/** Write `summary.json` atomically. */
-export function writeSummary(runDir: string, summary: Summary): void {
-  writeFileAtomic(runFile(runDir, 'summary'), `${JSON.stringify(summary, null, 2)}\n`);
+/** Write `summary.json` atomically, or through a transaction's `write`. */
+export function writeSummary(runDir: string, summary: Summary, write: RunFileWriter = writeFileAtomic): void {
+  write(runFile(runDir, 'summary'), `${JSON.stringify(summary, null, 2)}\n`);
+}
+
+/**
+ * A document as a reader of the folder will see it: through JSON and its
+ * schema (defaults filled in). Reports rendered from a staged manifest or
+ * summary use this, so they are byte for byte what `toolmark report` renders later.
+ */
+export function asWritten<T>(schema: z.ZodType<T>, value: T): T {
+  return schema.parse(JSON.parse(JSON.stringify(value)));
 }

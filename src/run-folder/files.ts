@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../spec/index.ts';
 
 /** The files of a run folder (`results/<run-id>/`, SPEC §3). */
 export const RUN_FILES = { manifest: 'manifest.json', trials: 'trials.jsonl', summary: 'summary.json' } as const;
+
+/** The reports of a run folder (rendered by src/report, named here with the other files of the folder). */
+export const REPORT_FILES = { markdown: 'report.md', html: 'report.html', junit: 'junit.xml' } as const;
 
 /** Path of one of the run files inside a run folder. */
 export function runFile(runDir: string, name: keyof typeof RUN_FILES): string {
@@ -33,11 +36,117 @@ export function checkRunId(id: string, flag = '--run-id'): string {
   });
 }
 
-/** Write a file whole or not at all (temp file + rename), so a crash never leaves half a manifest. */
-export function writeFileAtomic(file: string, text: string): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
+/** What a writer of the run folder writes: one string, or a sequence of strings (a large page, in chunks). */
+export type FileContent = string | Iterable<string>;
+
+/** Writes one file of the run folder whole (the default is `writeFileAtomic`; a transaction stages instead). */
+export type RunFileWriter = (file: string, content: FileContent) => void;
+
+/**
+ * Every temporary file of the run folder ends in `.tmp`: `<name>.<pid>.tmp`
+ * while one file is written (`writeFileAtomic`), `<name>.staged.tmp` while a
+ * transaction is prepared (transaction.ts). `repairRunFolder` removes any
+ * that a killed process left.
+ */
+export const TEMPORARY_SUFFIX = '.tmp';
+
+/** The temporary name a file is written under by this process before it is renamed into place. */
+export function temporaryName(file: string): string {
+  return `${file}.${process.pid}${TEMPORARY_SUFFIX}`;
+}
+
+/** Characters gathered before each write of a chunked file. */
+const WRITE_BATCH = 1 << 20;
+
+/**
+ * Write `content` to `file` and flush it to disk (fsync), replacing what was
+ * there. Not atomic by itself: `writeFileAtomic` and transactions write
+ * under a temporary name with it, then rename. A failed write (a full disk)
+ * removes the partial file and throws `RunFolderWriteError`.
+ */
+export function writeFileDurable(file: string, content: FileContent): void {
+  let fd: number;
+  try {
+    fd = openSync(file, 'w');
+  } catch (error) {
+    throw writeError(file, error);
+  }
+  try {
+    if (typeof content === 'string') writeAll(fd, content);
+    else {
+      let batch: string[] = [];
+      let size = 0;
+      for (const chunk of content) {
+        batch.push(chunk);
+        size += chunk.length;
+        if (size < WRITE_BATCH) continue;
+        writeAll(fd, batch.join(''));
+        batch = [];
+        size = 0;
+      }
+      if (batch.length > 0) writeAll(fd, batch.join(''));
+    }
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    rmSync(file, { force: true });
+    throw writeError(file, error);
+  }
+  closeSync(fd);
+}
+
+/** Write a whole string to an open file, finishing short writes. */
+export function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let offset = 0; offset < bytes.length;) offset += writeSync(fd, bytes, offset, bytes.length - offset);
+}
+
+/**
+ * Write a file whole or not at all: to `temporaryName(file)`, flushed, then
+ * renamed over `file`. A crash or a kill leaves the old file or the new one,
+ * never half of one (plus, at worst, a temporary file the next open removes).
+ * Every file of the run folder but the appended `trials.jsonl` goes through here.
+ */
+export const writeFileAtomic: RunFileWriter = (file, content) => {
+  const temporary = temporaryName(file);
+  writeFileDurable(temporary, content);
+  try {
+    renameSync(temporary, file);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    throw writeError(file, error);
+  }
+};
+
+/** Error codes of a write that the user fixes on their side (space, permissions), not a bug: exit 2, one line. */
+const USER_FIXABLE = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EACCES', 'EPERM', 'EIO', 'EFBIG', 'ENOTDIR', 'ENOENT']);
+
+/** A file of the run folder could not be written (full disk, read-only or removed folder). A ConfigError: exit 2, one line. */
+export class RunFolderWriteError extends ConfigError {
+  readonly code: string;
+  constructor(file: string, code: string, detail: string) {
+    super({ file, message: `cannot write: ${code} (${detail})` });
+    this.name = 'RunFolderWriteError';
+    this.code = code;
+  }
+}
+
+/** `error` as a RunFolderWriteError when the user can fix its cause; other errors unchanged. */
+export function writeError(file: string, error: unknown): unknown {
+  if (error instanceof RunFolderWriteError) return error;
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === undefined || !USER_FIXABLE.has(code)) return error;
+  const detail =
+    code === 'ENOSPC' || code === 'EDQUOT'
+      ? 'no space left on the device'
+      : code === 'EROFS'
+        ? 'read-only file system'
+        : code === 'ENOENT' || code === 'ENOTDIR'
+          ? 'the folder is gone'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'permission denied'
+            : 'the device failed';
+  return new RunFolderWriteError(file, code, detail);
 }
 
 /**

@@ -11,8 +11,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { ConfigError, TrialRecord } from '../spec/index.ts';
-import { runFile } from './files.ts';
+import { ConfigError, TrialRecord, trialIdentity } from '../spec/index.ts';
+import { runFile, temporaryName, writeError } from './files.ts';
 import { isTrialRecordShape } from '../spec/index.ts';
 import { trialLine } from './graded-tail.ts';
 
@@ -81,25 +81,35 @@ export async function* readTrialLines(
   }
 }
 
+/** A trial record with its 1-based line number in `trials.jsonl` (for messages that name the line). */
+export interface NumberedTrial {
+  record: TrialRecord;
+  line: number;
+}
+
 /**
  * Stream the trial records of a run, one at a time, in file order (never
  * all in memory). A torn last line — bytes after the last newline that are
  * not a whole record, left by a crash mid-write — is skipped (a whole record
  * whose newline was never written is kept); any other bad line is a
- * ConfigError naming file and line. A missing `trials.jsonl` is a
- * ConfigError, or no records with `allowMissing` (a run killed before its
- * first trial).
+ * ConfigError naming file and line. So is a second line with the identity
+ * of an earlier one (provider, model, domain, surface, task, trial): two
+ * writers on one folder, or a hand-made copy, would count a trial twice
+ * (`compare` would pair the duplicates); the message names both lines. A
+ * missing `trials.jsonl` is a ConfigError, or no records with
+ * `allowMissing` (a run killed before its first trial).
  *
  * Each line is `JSON.parse`d and checked with `isTrialRecordShape`, the
  * structural check derived from the schema (src/spec/shape-check.ts); only
  * a line that fails it goes through the zod schema
  * (which fills defaults of older records, or names the bad field).
  */
-export async function* readTrials(
+export async function* readNumberedTrials(
   runDir: string,
   options: { allowMissing?: boolean } = {},
-): AsyncGenerator<TrialRecord> {
+): AsyncGenerator<NumberedTrial> {
   const file = runFile(runDir, 'trials');
+  const duplicates = createDuplicateCheck(file);
   for await (const { text, line, complete } of readTrialLines(runDir, options)) {
     let record: TrialRecord | null;
     try {
@@ -108,8 +118,45 @@ export async function* readTrials(
       if (complete) throw error;
       return;
     }
-    if (record !== null) yield record;
+    if (record === null) continue;
+    duplicates.check(record, line);
+    yield { record, line };
   }
+}
+
+/** `readNumberedTrials` without the line numbers. */
+export async function* readTrials(
+  runDir: string,
+  options: { allowMissing?: boolean } = {},
+): AsyncGenerator<TrialRecord> {
+  for await (const { record } of readNumberedTrials(runDir, options)) yield record;
+}
+
+/**
+ * Remembers the identity of every trial line seen and throws a ConfigError
+ * at the first one seen before, naming both lines. Every reader of
+ * `trials.jsonl` uses it (readNumberedTrials, and re-scoring, which parses
+ * lines its own way).
+ */
+export function createDuplicateCheck(file: string): { check(record: TrialRecord, line: number): void } {
+  const seen = new Map<string, number>();
+  return {
+    check(record, line) {
+      const identity = trialIdentity(record);
+      const first = seen.get(identity);
+      if (first === undefined) {
+        seen.set(identity, line);
+        return;
+      }
+      throw new ConfigError({
+        file,
+        line,
+        message: `duplicate trial: ${record.provider}:${record.model} ${record.domain}/${record.task} on ${record.surface}, trial ${record.trial} is already on line ${first}`,
+        expected:
+          'each trial once (two writers on one run folder, or a copied line?); keep one of the lines, or run again into a new folder',
+      });
+    },
+  };
 }
 
 /** One line of trials.jsonl: a record, null for a blank line, or a ConfigError. */
@@ -171,26 +218,62 @@ export function repairTrials(runDir: string): number {
   }
 }
 
+/** How the appender writes bytes to its file descriptor; a seam for tests that fail a write (a full disk). */
+export type AppendWrite = (fd: number, text: string | Buffer, offset?: number) => number;
+
+const defaultWrite: AppendWrite = (fd, text, offset) =>
+  typeof text === 'string' ? writeSync(fd, text) : writeSync(fd, text, offset);
+
 /**
  * Appends finished trials to `trials.jsonl`: one write per line, in append
  * mode, so a crash can tear at most the line being written.
+ *
+ * Semantics a faster appender (batching lines) must keep:
+ * - `append` returns only once the line is in the file (a caller may count it
+ *   as saved: resume skips it), or throws;
+ * - a write that fails throws a `RunFolderWriteError` (full disk, read-only
+ *   or removed folder) from `append`; the file may then end in part of a
+ *   line, which `trim` (repairTrials) cuts back to the last whole line. After
+ *   a failed append nothing more is written.
  */
 export class TrialAppender {
   readonly #fd: number;
+  readonly #runDir: string;
+  readonly #file: string;
+  readonly #write: AppendWrite;
+  #failed = false;
 
-  constructor(runDir: string) {
-    this.#fd = openSync(runFile(runDir, 'trials'), 'a');
+  constructor(runDir: string, options: { write?: AppendWrite } = {}) {
+    this.#runDir = runDir;
+    this.#file = runFile(runDir, 'trials');
+    this.#write = options.write ?? defaultWrite;
+    try {
+      this.#fd = openSync(this.#file, 'a');
+    } catch (error) {
+      throw writeError(this.#file, error);
+    }
   }
 
   append(record: TrialRecord): void {
+    if (this.#failed) throw new Error(`${this.#file}: append after a failed write`);
     const text = `${trialLine(record)}\n`;
-    // Written as a string (no intermediate Buffer); a short write is rare on a local file, but finishing it keeps lines whole.
-    const written = writeSync(this.#fd, text);
-    if (written < Buffer.byteLength(text)) this.#finish(Buffer.from(text, 'utf8'), written);
+    try {
+      // Written as a string (no intermediate Buffer); a short write is rare on a local file, but finishing it keeps lines whole.
+      const written = this.#write(this.#fd, text);
+      if (written < Buffer.byteLength(text)) this.#finish(Buffer.from(text, 'utf8'), written);
+    } catch (error) {
+      this.#failed = true;
+      throw writeError(this.#file, error);
+    }
   }
 
   #finish(bytes: Buffer, written: number): void {
-    while (written < bytes.length) written += writeSync(this.#fd, bytes, written);
+    while (written < bytes.length) written += this.#write(this.#fd, bytes, written);
+  }
+
+  /** Cut a partial last line left by a failed write; returns the bytes cut. */
+  trim(): number {
+    return repairTrials(this.#runDir);
   }
 
   close(): void {
@@ -207,9 +290,14 @@ const REWRITE_BATCH = 1 << 20;
  * is flushed to disk and renamed over the old one only once every line is
  * written. An error (or a crash) leaves the old file as it was.
  */
-export async function replaceTrials(runDir: string, lines: AsyncIterable<string>): Promise<void> {
+export async function replaceTrials(
+  runDir: string,
+  lines: AsyncIterable<string>,
+  options: { into?: string } = {},
+): Promise<void> {
   const file = runFile(runDir, 'trials');
-  const temporary = `${file}.${process.pid}.tmp`;
+  // `into`: a transaction's staged file, installed by its commit (transaction.ts) rather than renamed here.
+  const temporary = options.into ?? temporaryName(file);
   const fd = openSync(temporary, 'w');
   try {
     let batch: string[] = [];
@@ -230,8 +318,8 @@ export async function replaceTrials(runDir: string, lines: AsyncIterable<string>
   } catch (error) {
     closeSync(fd);
     rmSync(temporary, { force: true });
-    throw error;
+    throw writeError(file, error);
   }
   closeSync(fd);
-  renameSync(temporary, file);
+  if (options.into === undefined) renameSync(temporary, file);
 }

@@ -16,13 +16,19 @@ export type RunPhase = 'load' | 'preflight' | 'trials' | 'summary' | 'reports';
  * phases with them.
  */
 export interface RunEvents {
-  /** The plan is known: trials planned, already done (a resumed run), and to run now; `live` when a provider talks to a live model. */
-  onStart?(info: { total: number; skipped: number; todo: number; live: boolean }): void;
+  /** The plan is known: trials planned, already done (a resumed run), and to run now; `live` when a provider talks to a live model; the run folder. */
+  onStart?(info: { total: number; skipped: number; todo: number; live: boolean; runDir: string }): void;
   /** A model request is retried (its cause, the wait); `where` names the trial. */
   onRetry?(
     note: { attempt: number; failure: string; waitedMs: number },
     where: { provider: string; model: string; domain: string; task: string; surface: string; trial: number },
   ): void;
+  /**
+   * Something the folder needed before the command could go on, said once:
+   * a stale lock taken over, an interrupted re-score completed, temporary
+   * files of a killed writer removed (src/run-folder/open.ts). The CLI prints it as `note:`.
+   */
+  onNote?(message: string): void;
   /** A trial was run and appended to `trials.jsonl` (graded). */
   onTrial?(record: TrialRecord): void;
   /** A phase begins (awaited, so a caller may time it or act between phases). */

@@ -1,7 +1,7 @@
 import { createAggregator, type Aggregator } from '../aggregate/index.ts';
 import { createRunCollector, writeReports, type RunCollector, type RunFacts } from '../report/index.ts';
-import { readManifest, readSummary, writeSummary } from '../run-folder/index.ts';
-import type { ProjectConfig, Summary, TrialRecord } from '../spec/index.ts';
+import { readManifest, readSummary, writeFileAtomic, writeSummary, type RunFileWriter } from '../run-folder/index.ts';
+import type { Manifest, ProjectConfig, Summary, TrialRecord } from '../spec/index.ts';
 import type { RunEvents } from './events.ts';
 
 /**
@@ -17,14 +17,19 @@ import type { RunEvents } from './events.ts';
 export interface RunFinalizer {
   /** One trial of the run, in `trials.jsonl` order. */
   add(record: TrialRecord): void;
-  /** Write summary.json of the trials added; returns it. Once only, after the last `add`. */
-  writeSummary(runDir: string): Summary;
+  /** Write summary.json of the trials added (atomically, or through a transaction's `write`); returns it. Once only, after the last `add`. */
+  writeSummary(runDir: string, write?: RunFileWriter): Summary;
   /**
    * Write report.md, report.html and junit.xml (once, after `writeSummary`).
    * Callers update the manifest between the two steps (finished, re-scored):
    * the reports show the manifest as `toolmark report` would read it later.
+   * A caller staging the files in a transaction passes the manifest and
+   * summary it staged (they are not in the folder yet) and its `write`.
    */
-  writeReports(runDir: string): Promise<RunFacts>;
+  writeReports(
+    runDir: string,
+    staged?: { manifest: Manifest; summary: Summary; write: RunFileWriter },
+  ): Promise<RunFacts>;
 }
 
 export interface RunFinalizerOptions {
@@ -53,20 +58,24 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
       aggregator!.add(record);
       collector!.add(record);
     },
-    writeSummary(runDir) {
+    writeSummary(runDir, write = writeFileAtomic) {
       const summary = aggregator!.finish();
       aggregator = null;
-      writeSummary(runDir, summary);
+      writeSummary(runDir, summary, write);
       return summary;
     },
-    async writeReports(runDir) {
+    async writeReports(runDir, staged) {
       // The reports see the run folder's documents as written (as `toolmark report` would read them).
-      const data = collector!.finish({ runDir, manifest: readManifest(runDir), summary: readSummary(runDir) });
+      const data = collector!.finish({
+        runDir,
+        manifest: staged?.manifest ?? readManifest(runDir),
+        summary: staged?.summary ?? readSummary(runDir),
+      });
       collector = null;
       // What the trials left is garbage now; the CLI hands it back before the
       // chart renderer starts (a 100,000-trial run's peak memory was this step).
       await options.events?.betweenPhases?.();
-      await writeReports(data, options.config.gate);
+      await writeReports(data, options.config.gate, staged?.write);
       return data.facts;
     },
   };

@@ -1,7 +1,11 @@
 import { loadProject, type Project } from '../load/index.ts';
 import {
+  RunFolderTransaction,
+  asWritten,
   assertRunFolder,
+  createDuplicateCheck,
   gradedText,
+  openRunFolder,
   trialLine,
   parseUngradedTrialLine,
   readManifest,
@@ -16,7 +20,8 @@ import {
   ConfigError,
   type ActionSpec,
   type ConfigIssue,
-  type Summary,
+  Manifest,
+  Summary,
   type Task,
   type TrialRecord,
 } from '../spec/index.ts';
@@ -81,6 +86,18 @@ export function loadProjectForRun(root: string, runDir: string): Promise<Project
 export async function rescoreRun(options: RescoreRunOptions): Promise<RescoreResult> {
   const { runDir } = options;
   assertRunFolder(runDir);
+  // The folder is ours until the re-score is installed; a re-score killed earlier is finished or undone first.
+  const lock = openRunFolder(runDir, 'report --rescore');
+  try {
+    for (const note of lock.notes) options.events?.onNote?.(note);
+    return await rescoreLocked(options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult> {
+  const { runDir } = options;
   const project = options.project ?? (await loadProjectForRun(options.root, runDir));
   const manifest = readManifest(runDir);
   const gradings = tasksToGrade(project, manifest.tasks, runFile(runDir, 'manifest'));
@@ -107,6 +124,7 @@ export async function rescoreRun(options: RescoreRunOptions): Promise<RescoreRes
     events: options.events,
   });
   const changedLines = new Set<number>();
+  const duplicates = createDuplicateCheck(file);
   const flips = new Map<string, { nowPass: number; nowFail: number }>();
   let trials = 0;
   for await (const { text, line, complete } of readTrialLines(runDir)) {
@@ -118,6 +136,7 @@ export async function rescoreRun(options: RescoreRunOptions): Promise<RescoreRes
       break; // a torn last line: not a trial (the rewrite drops it too)
     }
     if (ungraded === null) continue;
+    duplicates.check(ungraded.record, line);
     const { task, actions } = gradingOf(ungraded.record, line);
     const rescored = scoreTrial(ungraded.record, task, actions);
     if (gradedText(rescored) !== ungraded.graded) {
@@ -128,18 +147,37 @@ export async function rescoreRun(options: RescoreRunOptions): Promise<RescoreRes
     trials += 1;
   }
 
-  if (changedLines.size > 0) {
-    await replaceTrials(runDir, rewrittenLines(runDir, changedLines, gradingOf));
+  // Trials, summary, manifest and reports are staged, then installed together
+  // (src/run-folder/transaction.ts): after a kill at any point the folder is
+  // the run before the re-score or after it, never new grades beside an old summary.
+  const rescore = new RunFolderTransaction(runDir, 're-score');
+  try {
+    if (changedLines.size > 0) {
+      await replaceTrials(runDir, rewrittenLines(runDir, changedLines, gradingOf), { into: rescore.stage(file) });
+    }
+    const summary = finalizer.writeSummary(runDir, rescore.write);
+    await options.events?.onPhase?.('reports');
+    const rescored: Manifest = {
+      ...manifest,
+      rescored: {
+        at: new Date().toISOString(),
+        toolmark_version: toolmarkVersion(),
+        trials,
+        changed: changedLines.size,
+      },
+    };
+    writeManifest(runDir, rescored, rescore.write);
+    await finalizer.writeReports(runDir, {
+      manifest: asWritten(Manifest, rescored),
+      summary: asWritten(Summary, summary),
+      write: rescore.write,
+    });
+    rescore.commit();
+    return { trials, changed: changedLines.size, flips, summary };
+  } catch (error) {
+    rescore.abandon();
+    throw error;
   }
-  // Grades, then the summary, then the manifest saying so; the reports last, showing that manifest.
-  const summary = finalizer.writeSummary(runDir);
-  await options.events?.onPhase?.('reports');
-  writeManifest(runDir, {
-    ...manifest,
-    rescored: { at: new Date().toISOString(), toolmark_version: toolmarkVersion(), trials, changed: changedLines.size },
-  });
-  await finalizer.writeReports(runDir);
-  return { trials, changed: changedLines.size, flips, summary };
 }
 
 /** The tasks of the run, looked up in today's project; a ConfigError listing every one that is gone or changed kind/split. */

@@ -1,9 +1,21 @@
-import { mkdirSync, existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { startSchemaCounter, stopSchemaCounter, type SchemaCost } from '../cost/schema-cost.ts';
 import { loadConfig } from '../load/config.ts';
 import { loadProject, type LoadedDomain, type Project } from '../load/index.ts';
-import { checkRunId, createRunId, locateRun, readManifest, runFile, writeManifest } from '../run-folder/index.ts';
+import {
+  RunFolderTransaction,
+  asWritten,
+  checkRunId,
+  createRunId,
+  locateRun,
+  lockRunFolder,
+  openRunFolder,
+  readManifest,
+  runFile,
+  writeManifest,
+  type RunLock,
+} from '../run-folder/index.ts';
 import { scoreTrial } from '../score/index.ts';
 import {
   createEarlyStop,
@@ -15,14 +27,7 @@ import {
   type RunOutcome,
 } from '../solve/index.ts';
 import type { RunFacts } from '../report/index.ts';
-import {
-  ConfigError,
-  RunSelection,
-  type Manifest,
-  type ProjectConfig,
-  type Summary,
-  type SweepPlan,
-} from '../spec/index.ts';
+import { ConfigError, Manifest, RunSelection, Summary, type ProjectConfig, type SweepPlan } from '../spec/index.ts';
 import type { RunControl } from './events.ts';
 import { createRunFinalizer } from './finalizer.ts';
 import { describePlan, gitCommit, manifestConfig, manifestProviders } from './manifest.ts';
@@ -119,6 +124,7 @@ async function startProject(options: RunProjectOptions): Promise<RunResult> {
     selection,
     runDir,
     resumed: null,
+    lock: null,
     allowStale: selection.allow_stale,
   });
 }
@@ -136,25 +142,49 @@ export async function resumeRun(options: ResumeRunOptions): Promise<RunResult> {
   const { config } = await loadConfig(root, issues);
   if (issues.length > 0) throw new ConfigError(issues);
   const runDir = locateRun(options.run, path.resolve(root, options.out ?? config.run.out), '--resume');
-  const resumed = readManifest(runDir);
-  const selection = resumed.config.selection;
+  // The folder is this process's until the resume ends; what a killed writer left is finished or undone first.
+  const lock = openRunFolder(runDir, 'run --resume');
+  try {
+    for (const note of lock.notes) options.events?.onNote?.(note);
+    const resumed = readManifest(runDir);
+    const selection = resumableSelection(runDir, resumed);
+    // A resumed run loads the domains it was started with.
+    const project = await loadProject(root, selection.domains.length ? { domains: selection.domains } : {});
+    return await executeProject({
+      ...options,
+      root,
+      project,
+      selection: { ...selection },
+      runDir,
+      resumed,
+      lock,
+      allowStale: selection.allow_stale || (options.allowStale ?? false),
+    });
+  } finally {
+    lock.release();
+  }
+}
+
+/** The selection a run stored, or a ConfigError when the run cannot be resumed (no selection; a merge). */
+function resumableSelection(runDir: string, manifest: Manifest): RunSelection {
+  const file = runFile(runDir, 'manifest');
+  if (manifest.config.merged_from) {
+    // Its stored selection is its first shard's: resuming would quietly re-run that shard alone.
+    throw new ConfigError({
+      file,
+      field: 'config.merged_from',
+      message: `this run was made by \`toolmark merge\` from ${manifest.config.merged_from.join(', ')}, so it cannot be resumed as a run`,
+      expected: `resume the unfinished shard itself, then merge again (into a new --run-id, or after deleting ${runDir})`,
+    });
+  }
+  const selection = manifest.config.selection;
   if (!selection)
     throw new ConfigError({
-      file: runFile(runDir, 'manifest'),
+      file,
       field: 'config.selection',
       message: 'this run has no stored selection, so it cannot be resumed',
     });
-  // A resumed run loads the domains it was started with.
-  const project = await loadProject(root, selection.domains.length ? { domains: selection.domains } : {});
-  return executeProject({
-    ...options,
-    root,
-    project,
-    selection: { ...selection },
-    runDir,
-    resumed,
-    allowStale: selection.allow_stale || (options.allowStale ?? false),
-  });
+  return selection;
 }
 
 /** A new run's selection: what was asked, the config's defaults for the rest (checked like a stored one). */
@@ -190,28 +220,48 @@ interface Prepared extends RunBase {
   selection: RunSelection;
   runDir: string;
   resumed: Manifest | null;
+  /** The folder's lock: taken by a resume before it reads the folder; a new run takes it when it creates the folder. */
+  lock: RunLock | null;
   allowStale: boolean;
 }
 
 /** Steps 1–4 of a run: pre-flight, manifest, trials, summary and reports. */
 async function executeProject(prepared: Prepared): Promise<RunResult> {
   const events = prepared.events ?? {};
-  // Start-up and trials in their own scope: the project, the providers (a
-  // replay provider holds its cassettes) and the plan are garbage once the
-  // trials are done, before the summary and the reports are made.
-  const { runId, manifest, outcome, finalizer, interrupted } = await startAndRunTrials(prepared);
-  await events.onPhase?.('summary');
-  // The run is finished once its summary is written: the reports then show
-  // the same manifest `toolmark report` reads later, so re-rendering gives the same bytes.
-  const summary = finalizer.writeSummary(prepared.runDir);
-  await events.onPhase?.('reports');
-  const finished: Manifest = interrupted ? manifest : { ...manifest, finished_at: new Date().toISOString() };
-  if (!interrupted) writeManifest(prepared.runDir, finished);
-  const facts = await finalizer.writeReports(prepared.runDir);
-  return { runDir: prepared.runDir, runId, manifest: finished, summary, outcome, facts };
+  const owner = { lock: prepared.lock };
+  try {
+    // Start-up and trials in their own scope: the project, the providers (a
+    // replay provider holds its cassettes) and the plan are garbage once the
+    // trials are done, before the summary and the reports are made.
+    const { runId, manifest, outcome, finalizer, interrupted } = await startAndRunTrials(prepared, owner);
+    await events.onPhase?.('summary');
+    // Summary, finished manifest and reports are installed together (src/run-folder/transaction.ts):
+    // a kill or a Ctrl-C in this phase leaves the folder as it was, or all of them new.
+    const finish = new RunFolderTransaction(prepared.runDir, 'end of a run (summary, manifest, reports)');
+    try {
+      const summary = finalizer.writeSummary(prepared.runDir, finish.write);
+      await events.onPhase?.('reports');
+      const finished: Manifest = interrupted ? manifest : { ...manifest, finished_at: new Date().toISOString() };
+      if (!interrupted) writeManifest(prepared.runDir, finished, finish.write);
+      // The reports show the documents as `toolmark report` reads them later, so re-rendering gives the same bytes.
+      const facts = await finalizer.writeReports(prepared.runDir, {
+        manifest: asWritten(Manifest, finished),
+        summary: asWritten(Summary, summary),
+        write: finish.write,
+      });
+      finish.commit();
+      return { runDir: prepared.runDir, runId, manifest: finished, summary, outcome, facts };
+    } catch (error) {
+      finish.abandon();
+      throw error;
+    }
+  } finally {
+    // A new run's lock is released here; a resume's by resumeRun (release is idempotent).
+    owner.lock?.release();
+  }
 }
 
-async function startAndRunTrials(prepared: Prepared) {
+async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | null }) {
   const { project, selection, runDir, resumed, root } = prepared;
   const { config } = project;
   const events = prepared.events ?? {};
@@ -271,7 +321,7 @@ async function startAndRunTrials(prepared: Prepared) {
     planned: plan.length,
     ...(prepared.sweep ? { sweep: prepared.sweep } : {}),
   };
-  mkdirSync(runDir, { recursive: true });
+  if (!resumed) owner.lock = claimNewRunFolder(runDir);
   writeManifest(runDir, { ...manifest, finished_at: null });
   // Loading, cassettes, planning, pre-flight: what start-up made and no trial
   // needs is garbage now (the CLI hands it back before the trials' heap grows on top).
@@ -305,11 +355,32 @@ async function startAndRunTrials(prepared: Prepared) {
     live: prepared.live,
     finish: (record, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
     onStart:
-      events.onStart && ((info) => events.onStart!({ ...info, live: providers.some((entry) => !entry.offline) })),
+      events.onStart &&
+      ((info) => events.onStart!({ ...info, live: providers.some((entry) => !entry.offline), runDir })),
     onTrialDone: events.onTrial && ((record) => events.onTrial!(record)),
     observe: (record) => finalizer.add(record),
   });
   return { runId, manifest, outcome, finalizer, interrupted: outcome.interrupted };
+}
+
+/**
+ * Create a new run's folder and take its lock. The folder itself is created
+ * exclusively (no `recursive` for the last step): of two runs started with
+ * one `--run-id`, the second is refused here, before it writes anything.
+ */
+function claimNewRunFolder(runDir: string): RunLock {
+  mkdirSync(path.dirname(runDir), { recursive: true });
+  try {
+    mkdirSync(runDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    throw new ConfigError({
+      file: runDir,
+      message: 'a run with this id already exists (another run with this --run-id started meanwhile?)',
+      expected: 'a new --run-id, or --resume to continue it',
+    });
+  }
+  return lockRunFolder(runDir, 'run');
 }
 
 /**

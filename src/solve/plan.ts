@@ -1,5 +1,5 @@
 import { closest } from '../spec/suggest.ts';
-import { ConfigError } from '../spec/index.ts';
+import { ConfigError, trialIdentity } from '../spec/index.ts';
 import type { Provider, ResolvedSurface, Task } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 
@@ -33,20 +33,8 @@ export interface PlannedTrial {
   trial: number;
 }
 
-/** The fields that identify a trial across runs, resumes and shards. */
-export interface TrialIdentityFields {
-  provider: string;
-  model: string;
-  domain: string;
-  surface: string;
-  task: string;
-  trial: number;
-}
-
-/** Deterministic trial identity: provider + model + domain + surface + task + trial. */
-export function trialIdentity(fields: TrialIdentityFields): string {
-  return JSON.stringify([fields.provider, fields.model, fields.domain, fields.surface, fields.task, fields.trial]);
-}
+// The identity is the spec's (run-folder readers check it too); re-exported for solve's callers.
+export { trialIdentity, type TrialIdentityFields } from '../spec/index.ts';
 
 /** Parse `i/n` (1 ≤ i ≤ n). */
 export function parseShard(text: string): { index: number; count: number } {

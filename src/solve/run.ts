@@ -5,7 +5,8 @@ import { countSchemaCosts } from '../cost/schema-cost.ts';
 import type { SchemaCost } from '../cost/schema-cost.ts';
 import type { ModelSettings, TrialRecord } from '../spec/index.ts';
 import type { PlannedTrial } from './plan.ts';
-import { TrialAppender, readTrials, repairTrials } from '../run-folder/index.ts';
+import { TrialAppender, readNumberedTrials, repairTrials, runFile, type AppendWrite } from '../run-folder/index.ts';
+import { ConfigError, type ConfigIssue } from '../spec/index.ts';
 import { trialIdentity } from './plan.ts';
 import { runTrial, type ToolTime } from './trial.ts';
 import type { EarlyStop, EarlyStopReason } from './early-stop.ts';
@@ -43,6 +44,8 @@ export interface ExecuteRunOptions {
    * summary and the reports from it, so the file is not read again at the end.
    */
   observe?(record: TrialRecord): void;
+  /** How the appender writes (a test seam: a write that fails like a full disk). */
+  appendWrite?: AppendWrite;
 }
 
 export interface RunOutcome {
@@ -68,7 +71,7 @@ export interface RunOutcome {
  */
 export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome> {
   const repairedBytes = repairTrials(options.runDir);
-  const done = await finishedIdentities(options.runDir, options.observe);
+  const done = await finishedIdentities(options.runDir, options.plan, options.observe);
   const todo = done.size === 0 ? options.plan : options.plan.filter((planned) => !done.has(planned.identity));
   const skipped = options.plan.length - todo.length;
   options.onStart?.({ total: options.plan.length, skipped, todo: todo.length });
@@ -77,14 +80,19 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   const registries = new Map<string, Registry<unknown>>();
   // Every surface's cost counted before the first trial (a worker, unless already counted for the manifest).
   await planSchemaCosts(todo);
-  const appender = new TrialAppender(options.runDir);
+  const appender = new TrialAppender(options.runDir, { write: options.appendWrite });
   let ran = 0;
   let errored = 0;
   let stopped: EarlyStopReason | null = null;
+  // The first failed write to the run folder (a full disk): no trial starts after it, and the
+  // model calls in flight are cancelled — their trials could not be saved, so they would be paid for nothing.
+  let writeFailure: unknown = null;
+  const cancel = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
 
   const runOne = async (planned: PlannedTrial): Promise<void> => {
     // Trials not yet started see the stop when their turn comes.
-    if (options.stop?.aborted || stopped) return;
+    if (options.stop?.aborted || stopped || writeFailure !== null) return;
     let registry = registries.get(planned.domain.name);
     if (!registry)
       registries.set(
@@ -99,14 +107,21 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
       trial: planned.trial,
       registry,
       settings: options.settings,
-      signal: options.signal,
+      signal,
       toolTime: options.toolTime,
       maxToolOutputBytes: options.maxToolOutputBytes,
       onRetry: options.onRetry ? (note) => options.onRetry!(note, planned) : undefined,
       live: options.live,
     });
+    if (writeFailure !== null) return;
     const record = options.finish ? options.finish(raw, planned) : raw;
-    appender.append(record);
+    try {
+      appender.append(record);
+    } catch (error) {
+      writeFailure = error;
+      cancel.abort();
+      return;
+    }
     options.observe?.(record);
     ran += 1;
     if (record.status === 'errored') errored += 1;
@@ -152,6 +167,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   };
   try {
     await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), todo.length) }, worker));
+    if (writeFailure !== null)
+      throw stoppedByWriteFailure(writeFailure, appender, options.runDir, skipped + ran, todo.length - ran);
     if (failure) throw (failure as { reason: unknown }).reason;
   } finally {
     appender.close();
@@ -170,14 +187,83 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   };
 }
 
-/** Identities of the trials already in a run (for resume), each record shown to `observe`. */
-async function finishedIdentities(runDir: string, observe?: (record: TrialRecord) => void): Promise<Set<string>> {
+/**
+ * The error that ends a run whose trials can no longer be written: the file
+ * is cut back to its last whole line (so `--resume` reads it), and the one
+ * message says why, what was kept and how to go on.
+ */
+function stoppedByWriteFailure(
+  failure: unknown,
+  appender: TrialAppender,
+  runDir: string,
+  kept: number,
+  notRun: number,
+): unknown {
+  if (!(failure instanceof ConfigError)) return failure;
+  const cut = appender.trim();
+  const partial = cut > 0 ? ` (a partial last line of ${cut} bytes cut)` : '';
+  return new ConfigError({
+    file: runFile(runDir, 'trials'),
+    message: `${failure.issues[0]!.message.replace(/^cannot write: /, 'cannot write trials: ')}; stopped the run and its model calls: ${kept} trials kept${partial}, ${notRun} still to run`,
+    expected: `free space (or make the folder writable), then continue with \`toolmark run --resume ${runDir}\``,
+  });
+}
+
+/**
+ * Identities of the trials already in a run (for resume), each record shown
+ * to `observe`. Every line must be a trial of this plan: a line of another
+ * model, task, surface or trial number (a file from another run, a hand
+ * edit) would be counted in the summary and never run; such lines are
+ * refused with their line numbers, before any model is called. A duplicate
+ * is refused by the reader (readNumberedTrials).
+ */
+async function finishedIdentities(
+  runDir: string,
+  plan: readonly PlannedTrial[],
+  observe?: (record: TrialRecord) => void,
+): Promise<Set<string>> {
   const done = new Set<string>();
-  for await (const record of readTrials(runDir, { allowMissing: true })) {
-    done.add(trialIdentity(record));
+  let planned: Set<string> | null = null;
+  const strangers: { record: TrialRecord; line: number }[] = [];
+  for await (const { record, line } of readNumberedTrials(runDir, { allowMissing: true })) {
+    const identity = trialIdentity(record);
+    planned ??= new Set(plan.map((trial) => trial.identity));
+    if (!planned.has(identity)) {
+      strangers.push({ record, line });
+      continue;
+    }
+    done.add(identity);
     observe?.(record);
   }
+  if (strangers.length > 0) throw notInPlan(runFile(runDir, 'trials'), plan, strangers);
   return done;
+}
+
+/** Most lines named one by one when trials.jsonl holds trials the plan does not. */
+const MAX_NAMED = 10;
+
+function notInPlan(file: string, plan: readonly PlannedTrial[], strangers: { record: TrialRecord; line: number }[]) {
+  const models = new Set(plan.map((trial) => `${trial.provider.id}:${trial.provider.model}`));
+  const tasks = new Set(plan.map((trial) => `${trial.domain.name}/${trial.task.id}`));
+  const surfaces = new Set(plan.map((trial) => `${trial.domain.name}/${trial.surface.id}`));
+  const why = (record: TrialRecord): string => {
+    const model = `${record.provider}:${record.model}`;
+    if (!models.has(model)) return `model ${model} is not one of this run's (${[...models].join(', ')})`;
+    if (!tasks.has(`${record.domain}/${record.task}`))
+      return `task ${record.domain}/${record.task} is not in this run's plan`;
+    if (!surfaces.has(`${record.domain}/${record.surface}`))
+      return `surface ${record.surface} of ${record.domain} is not in this run's plan`;
+    return `trial ${record.trial} of ${record.domain}/${record.task} on ${record.surface} is not in this run's plan (another shard, or more trials than this run has)`;
+  };
+  const issues: ConfigIssue[] = strangers.slice(0, MAX_NAMED).map(({ record, line }) => ({
+    file,
+    line,
+    message: why(record),
+    expected: 'only trials of the run being resumed: remove these lines, or start a new run',
+  }));
+  if (strangers.length > MAX_NAMED)
+    issues.push({ file, message: `and ${strangers.length - MAX_NAMED} more lines of trials not in this run's plan` });
+  return new ConfigError(issues);
 }
 
 /** Key of a planned trial's surface (domain, id and content hash) for per-surface caches. */

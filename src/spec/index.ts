@@ -25,5 +25,6 @@ export * from './shape-check.ts';
 export * from './tool-file.ts';
 export * from './domain-file.ts';
 export * from './compare-review.ts';
+export * from './trial-identity.ts';
 export * from './size-limits.ts';
 export * from './numeric-limits.ts';

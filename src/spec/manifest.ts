@@ -53,6 +53,20 @@ export const Manifest = z.object({
   shard: z.string().nullable().default(null),
   /** Total planned trials (tasks × surfaces × providers × trials). */
   planned: z.number().int().nonnegative(),
+  /**
+   * Set by `toolmark merge --allow-partial` when a shard merged had not
+   * finished: the merged run is partial, and every report says so.
+   */
+  partial: z
+    .array(
+      z.object({
+        run_id: z.string(),
+        /** Trials of the shard in the merge, against the shard's plan. */
+        trials: z.number().int().nonnegative(),
+        planned: z.number().int().nonnegative(),
+      }),
+    )
+    .optional(),
   /** Set by `toolmark report --rescore`: the verdicts were graded again, against the tasks of that day. */
   rescored: z
     .object({

@@ -81,7 +81,8 @@ describe('readTrials', () => {
   });
 
   it('reads lines longer than its buffer and multi-byte characters split across reads', async () => {
-    const long = { ...records[0]!, final_text: `${'é🙂x'.repeat(700_000)}` };
+    // Another trial number: a second line with the identity of the first would be refused as a duplicate.
+    const long = { ...records[0]!, trial: 99, final_text: `${'é🙂x'.repeat(700_000)}` };
     const dir = runWith(`${lines[0]}\n${JSON.stringify(long)}\n${lines[1]}\n`);
     const read3 = await read(dir);
     expect(read3.map((record) => record.final_text)).toEqual([

@@ -52,6 +52,7 @@ describe('src/run', { timeout: 180_000 }, () => {
       skipped: 0,
       todo: result.manifest.planned,
       live: false,
+      runDir: result.runDir,
     });
     expect(seen.trials).toBe(result.manifest.planned);
     expect(result.outcome).toMatchObject({ ran: result.manifest.planned, skipped: 0, interrupted: false });

@@ -37,7 +37,7 @@ async function compareAction(first: string, second: string | undefined, flags: C
   const path = await import('node:path');
   const { loadConfig } = await import('../../load/config.ts');
   const aggregate = await import('../../aggregate/index.ts');
-  const { readOptionalManifest, readTrials } = await import('../../run-folder/index.ts');
+  const { readOptionalManifest, readTrials, repairIdleRunFolder } = await import('../../run-folder/index.ts');
   const { renderCompareMarkdown } = await import('../../report/compare-markdown.ts');
 
   const split = splitOf(flags.split);
@@ -74,6 +74,7 @@ async function compareAction(first: string, second: string | undefined, flags: C
   }
 
   const input = async (ref: import('../../aggregate/index.ts').RunRef) => {
+    for (const note of repairIdleRunFolder(ref.runDir, 'compare')) process.stderr.write(`note: ${note}\n`);
     const manifest = readOptionalManifest(ref.runDir);
     return {
       label: ref.text,

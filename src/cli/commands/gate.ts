@@ -13,7 +13,8 @@ async function gateAction(runText: string, flags: GateFlags, setExitCode: (code:
   const path = await import('node:path');
   const { loadConfig } = await import('../../load/config.ts');
   const aggregate = await import('../../aggregate/index.ts');
-  const { readTrials } = await import('../../run-folder/index.ts');
+  const { RUN_FILES, checkRunFiles, readTrials, repairIdleRunFolder } = await import('../../run-folder/index.ts');
+  const { existsSync } = await import('node:fs');
 
   const root = path.resolve(flags.root ?? '.');
   const issues: ConfigIssue[] = [];
@@ -22,6 +23,22 @@ async function gateAction(runText: string, flags: GateFlags, setExitCode: (code:
   const resultsDir = path.resolve(root, config.run.out);
   const run = aggregate.resolveRunRef(runText, resultsDir, 'RUN');
   const baseline = aggregate.resolveRunRef(flags.baseline, resultsDir, '--baseline');
+  // What a killed writer left is finished or undone first; a missing or torn summary or report is noted
+  // (the gate reads only trials.jsonl, but such a run did not finish, or its reports cannot be trusted).
+  const warnings: string[] = [];
+  for (const ref of [run, baseline]) {
+    for (const note of repairIdleRunFolder(ref.runDir, 'gate')) process.stderr.write(`note: ${note}\n`);
+    // A folder without a manifest holds trials written by other means: it never had reports.
+    if (!existsSync(path.join(ref.runDir, RUN_FILES.manifest))) continue;
+    for (const { file, problem } of checkRunFiles(ref.runDir)) {
+      const summary = file.endsWith(RUN_FILES.summary);
+      warnings.push(
+        summary && problem === 'missing'
+          ? `${ref.text} has no summary.json: the run did not finish (\`toolmark run --resume ${ref.text}\`)`
+          : `${path.relative(process.cwd(), file) || file} is ${problem}: ${summary ? `rebuild it with \`toolmark report ${ref.text} --rescore\`` : `re-render it with \`toolmark report ${ref.text}\``}`,
+      );
+    }
+  }
 
   // `RUN:surface` narrows a side to one surface.
   async function* records(ref: typeof run) {
@@ -43,12 +60,12 @@ async function gateAction(runText: string, flags: GateFlags, setExitCode: (code:
 
   if (flags.json) {
     process.stdout.write(
-      `${JSON.stringify({ run: run.text, baseline: baseline.text, gate: config.gate, ...result }, null, 2)}\n`,
+      `${JSON.stringify({ run: run.text, baseline: baseline.text, gate: config.gate, ...result, warnings: [...warnings, ...result.warnings] }, null, 2)}\n`,
     );
   } else {
     const lines = [`gate: ${run.text} against baseline ${baseline.text}; ${result.scope}`];
     for (const check of result.checks) lines.push(`${check.pass ? 'PASS' : 'FAIL'}  ${check.subject}: ${check.detail}`);
-    for (const warning of result.warnings) lines.push(`warn  ${warning}`);
+    for (const warning of [...warnings, ...result.warnings]) lines.push(`warn  ${warning}`);
     for (const note of result.notes) lines.push(`note  ${note}`);
     const failed = result.checks.filter((check) => !check.pass).length;
     lines.push(

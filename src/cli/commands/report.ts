@@ -8,7 +8,8 @@ interface ReportFlags {
 
 async function reportAction(run: string, flags: ReportFlags): Promise<void> {
   const { ConfigError, GateConfig } = await import('../../spec/index.ts');
-  const { locateRun } = await import('../../run-folder/index.ts');
+  const { checkRunFiles, locateRun, openRunFolder } = await import('../../run-folder/index.ts');
+  const { guardFinishing } = await import('../finish-interrupt.ts');
   const { loadConfig } = await import('../../load/config.ts');
   const { renderRunReports } = await import('../../report/index.ts');
   const { stat } = await import('node:fs/promises');
@@ -30,9 +31,29 @@ async function reportAction(run: string, flags: ReportFlags): Promise<void> {
   if (issues.length > 0) throw new ConfigError(issues);
   const gate = config.gate ?? GateConfig.parse({});
   const runDir = locateRun(run, resolve(flags.root, config.run.out), 'RUN');
-  const written: string[] = flags.rescore
-    ? await rescore(runDir, resolve(flags.root), sampleLimit)
-    : Object.values(await renderRunReports(runDir, { gate, sampleLimit }));
+  const shownRun = relative(process.cwd(), runDir) || runDir;
+  // Ctrl-C while the files are written: the old ones stay whole (every file is renamed into place).
+  const unguard = guardFinishing(runDir, `toolmark report ${shownRun}${flags.rescore ? ' --rescore' : ''}`);
+  let written: string[];
+  try {
+    if (flags.rescore) written = await rescore(runDir, resolve(flags.root), sampleLimit);
+    else {
+      // The folder is this command's while it renders; what a killed writer left is finished or undone first.
+      const lock = openRunFolder(runDir, 'report');
+      try {
+        for (const note of lock.notes) process.stderr.write(`note: ${note}\n`);
+        for (const { file, problem } of checkRunFiles(runDir)) {
+          if (problem === 'torn' && !file.endsWith('summary.json'))
+            process.stderr.write(`note: ${relative(process.cwd(), file)} was ${problem}; writing it again\n`);
+        }
+        written = Object.values(await renderRunReports(runDir, { gate, sampleLimit }));
+      } finally {
+        lock.release();
+      }
+    }
+  } finally {
+    unguard();
+  }
   for (const path of written) {
     const { size } = await stat(path);
     const shown = relative(process.cwd(), path);
@@ -51,7 +72,12 @@ async function rescore(runDir: string, root: string, sampleLimit: number): Promi
   const { rescoreRun } = await import('../../run/index.ts');
   const { releaseMemory } = await import('../heap-policy.ts');
   const { join } = await import('node:path');
-  const result = await rescoreRun({ runDir, root, sampleLimit, events: { betweenPhases: releaseMemory } });
+  const result = await rescoreRun({
+    runDir,
+    root,
+    sampleLimit,
+    events: { betweenPhases: releaseMemory, onNote: (note) => process.stderr.write(`note: ${note}\n`) },
+  });
   const trials = result.trials.toLocaleString('en-US');
   process.stdout.write(
     `re-scored ${trials} trials against the tasks in ${root}: ${result.changed.toLocaleString('en-US')} with changed verdicts${result.changed > 0 ? ' (trials.jsonl rewritten)' : ''}\n`,

@@ -80,6 +80,9 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   const { releaseMemory } = await import('../heap-policy.ts');
   const { createPhaseTimings, formatPhaseTimings } = await import('../phase-timings.ts');
   const timings = flags.timings ? createPhaseTimings() : null;
+  const { guardFinishing } = await import('../finish-interrupt.ts');
+  const { releaseRunFolderLock } = await import('../../run-folder/index.ts');
+  const { displayPath: shownPath } = await import('../cli-helpers.ts');
   const root = flags.root ?? '.';
   const concurrency = positiveInteger('--concurrency', flags.concurrency);
   const selection = flags.resume ? undefined : selectionOf(flags);
@@ -91,6 +94,8 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   const live = new LiveStates();
   const onInterrupt = () => {
     if (stop.signal.aborted) {
+      // Quitting at once: the folder's lock goes too (a resume would take a stale one over, with a note).
+      if (folder !== null) releaseRunFolderLock(folder);
       void live.drain().finally(() => process.exit(130));
       return;
     }
@@ -100,6 +105,9 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   // Made when the plan is known: a live run without a terminal logs lines, an offline one stays quiet.
   let progress: ReturnType<typeof createProgress> | null = null;
   let trialsRunning = false;
+  let folder: string | null = null;
+  // Ctrl-C once the trials are done: the summary and reports are written together or not at all.
+  let finishing: (() => void) | null = null;
   const trialsDone = () => {
     if (!trialsRunning) return;
     trialsRunning = false;
@@ -107,7 +115,9 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     process.off('SIGINT', onInterrupt);
   };
   const events: RunEvents = {
+    onNote: (note) => process.stderr.write(`note: ${note}\n`),
     onStart: (info) => {
+      folder = info.runDir;
       progress = createProgress(process.stderr, undefined, { log: info.live });
       progress.start(info);
     },
@@ -121,7 +131,11 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
       if (phase === 'trials') {
         trialsRunning = true;
         process.on('SIGINT', onInterrupt);
-      } else trialsDone();
+      } else {
+        trialsDone();
+        if (finishing === null && folder !== null)
+          finishing = guardFinishing(folder, `toolmark run --resume ${shownPath(folder)}`);
+      }
     },
     // The heap policy is the CLI's (src/cli/heap-policy.ts); the library only says where the phases meet.
     betweenPhases: releaseMemory,
@@ -134,6 +148,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
       : await runProject({ ...common, selection, runId: flags.runId });
   } finally {
     trialsDone();
+    (finishing as (() => void) | null)?.();
   }
 
   timings?.mark('output');
