@@ -75,8 +75,12 @@ interface SurfacePlan {
   loading: SurfaceLoading;
   always: ToolDefinition[];
   search: ToolDefinition;
-  /** Deferred tools in surface order, with their definitions. */
-  deferred: { tool: ExposedTool; definition: ToolDefinition }[];
+  /**
+   * Deferred payload tools in payload order, with their definitions: distractors
+   * included (no `tool`: no action maps to them), so a search can find them and a
+   * model can pick one — a wrong selection, as on an eager surface.
+   */
+  deferred: { tool?: ExposedTool; definition: ToolDefinition }[];
   index: Bm25Index;
   /** The native payload: the whole surface, the deferred tools marked. */
   native: ToolDefinition[];
@@ -92,10 +96,10 @@ function planOf(surface: ResolvedSurface): SurfacePlan | null {
   let plan = plans.get(surface);
   if (plan) return plan;
   const always = new Set(loading.always_loaded);
-  const definitionOf = new Map(surface.payload.map((definition) => [definition.name, definition]));
-  const deferred = surface.tools
-    .filter((tool) => !always.has(tool.name))
-    .map((tool) => ({ tool, definition: definitionOf.get(tool.name)! }));
+  const toolOf = new Map(surface.tools.map((tool) => [tool.name, tool]));
+  const deferred = surface.payload
+    .filter((definition) => !always.has(definition.name))
+    .map((definition) => ({ tool: toolOf.get(definition.name), definition }));
   plan = {
     loading,
     always: surface.payload.filter((definition) => always.has(definition.name)),
@@ -123,7 +127,7 @@ export function requestTools(
   const key = loaded.join('\n');
   let tools = plan.emulated.get(key);
   if (!tools) {
-    const byName = new Map(plan.deferred.map(({ tool, definition }) => [tool.name, definition]));
+    const byName = new Map(plan.deferred.map(({ definition }) => [definition.name, definition]));
     tools = [...plan.always, plan.search, ...loaded.map((name) => byName.get(name)!)];
     plan.emulated.set(key, tools);
   }
@@ -140,14 +144,14 @@ export function toolDefinition(surface: ResolvedSurface, name: string): ToolDefi
   return surface.payload.find((definition) => definition.name === name);
 }
 
-/** Rank the deferred tools for a query: the top-k hits, best first. */
+/** Rank the deferred tools (distractors included) for a query: the top-k hits, best first; a distractor means no action. */
 export function searchTools(surface: ResolvedSurface, query: string): SearchHit[] {
   const plan = planOf(surface);
   if (!plan) return [];
   return plan.index
     .search(terms(query), plan.loading.top_k)
-    .map(({ index }) => plan.deferred[index]!.tool)
-    .map((tool) => ({ tool: tool.name, actions: actionsOfTool(tool) }));
+    .map(({ index }) => plan.deferred[index]!)
+    .map(({ tool, definition }) => ({ tool: definition.name, actions: tool ? actionsOfTool(tool) : [] }));
 }
 
 /** The outcome of one emulated `search_tools` call: the record, and the tool result the model reads. */

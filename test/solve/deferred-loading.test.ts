@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScriptedProvider, callTurn, textTurn } from '../../providers/scripted.ts';
 import { loadProject } from '../../src/load/index.ts';
 import { runProject } from '../../src/run/index.ts';
-import { scoreTrial } from '../../src/score/index.ts';
+import { scoreTrial, trialFacts } from '../../src/score/index.ts';
 import { runTrial } from '../../src/solve/index.ts';
+import { searchTools } from '../../src/solve/tool-search.ts';
 import type { Summary, TrialRecord } from '../../src/spec/index.ts';
 
 const ROOT = fileURLToPath(new URL('../../examples/deferred/', import.meta.url));
@@ -86,6 +87,45 @@ describe('emulated search_tools', () => {
     const added = loading.turn_schema_tokens[1]! - loading.turn_schema_tokens[0]!;
     const loadedSum = loading.loaded.reduce((sum, entry) => sum + entry.tokens, 0);
     expect(Math.abs(added - loadedSum)).toBeLessThanOrEqual(3);
+  });
+
+  it('indexes distractors too: one found and called is a wrong selection, and a search result', async () => {
+    const billing = project.domains[0]!;
+    const base = billing.surfaces.find((candidate) => candidate.id === 'namespaced-deferred')!;
+    // A distractor no action maps to. "weather" and "forecast" occur in no billing tool's text,
+    // so BM25 scores every other tool 0 for the query: the distractor is the only (top) hit.
+    const distractor = {
+      name: 'weather.forecast.get',
+      description: 'Get the weather forecast for a city.',
+      parameters: {
+        type: 'object',
+        properties: { city: { type: 'string', description: 'City name' } },
+        required: ['city'],
+        additionalProperties: false,
+      },
+      strict: base.strict,
+    };
+    const surface = { ...base, payload: [...base.payload, distractor], distractors: [distractor.name] };
+    expect(searchTools(surface, 'weather forecast')).toEqual([{ tool: 'weather.forecast.get', actions: [] }]);
+    const task = billing.tasks.find((candidate) => candidate.id === 'deferred-archive-inv0904')!;
+    const provider = new ScriptedProvider([
+      callTurn('search_tools', { query: 'weather forecast' }, 's1'),
+      callTurn('weather.forecast.get', { city: 'Oslo' }),
+      textTurn('Sunny.'),
+    ]);
+    const record = scoreTrial(
+      await runTrial({ provider, domain: billing.domain, surface, task, trial: 0 }),
+      task,
+      billing.domain.actions,
+    );
+    // The found distractor joins the following request, as a found billing tool would.
+    expect(toolNames(provider, 1)).toEqual(['billing.customer.search', 'search_tools', 'weather.forecast.get']);
+    expect(record.loading!.searches[0]!.results).toEqual([{ tool: 'weather.forecast.get', actions: [] }]);
+    expect(record.calls.map((call) => call.proposal.name)).toEqual(['weather.forecast.get']);
+    expect(record.verdicts.find((verdict) => verdict.grader === 'action')?.pass).toBe(false);
+    expect(trialFacts(record)!.selection).toBe(false);
+    // The search did not find the needed tool: "the search missed it".
+    expect(record.verdicts.find((verdict) => verdict.grader === 'retrieval')?.pass).toBe(false);
   });
 
   it('answers bad search arguments with an error result and records a search with no results', async () => {
