@@ -11,6 +11,8 @@ export interface SweepRow {
   distractors: number;
   /** o200k tokens of the rung's full payload (manifest.surfaces). */
   schema_tokens: number;
+  /** o200k tokens of the first request: the full payload on an eager rung, always-loaded tools + `search_tools` on a deferred one. */
+  initial_schema_tokens: number;
   /** Both splits, every kind: the summary group (surface, split all, kind all); Wilson 95% interval. */
   selection: Rate;
   /** Task success of the same group, for reading selection against the whole task. */
@@ -45,6 +47,7 @@ export function sweepRows(manifest: Manifest, summary: Summary): SweepRow[] {
         tools: rung.tools,
         distractors: rung.distractors,
         schema_tokens: cost?.schema_tokens ?? 0,
+        initial_schema_tokens: rung.initial_schema_tokens ?? cost?.schema_tokens ?? 0,
         selection: group.selection_accuracy,
         task_success: group.task_success,
       });
@@ -63,6 +66,7 @@ export function sweepTable(rows: readonly SweepRow[]): string[][] {
       'distractors',
       'loading',
       'schema tokens',
+      'first request',
       'n',
       'selection [95% CI]',
       'task success [95% CI]',
@@ -73,6 +77,7 @@ export function sweepTable(rows: readonly SweepRow[]): string[][] {
       String(row.distractors),
       row.loading,
       formatNumber(row.schema_tokens),
+      formatNumber(row.initial_schema_tokens),
       String(row.selection.n),
       formatRate(row.selection),
       formatRate(row.task_success),
@@ -90,6 +95,7 @@ export function sweepCaption(manifest: Manifest, synthetic: boolean): string {
   return (
     `Sweep of \`${plan.base.surface}\` (${plan.base.tools} tools, domain ${plan.domain}): distractors from ` +
     `${plan.from.join(', ')} (seed ${plan.seed}, ${order}) added up to each size; ` +
-    `selection and task success over both splits and every kind.${note}`
+    `selection and task success over both splits and every kind. Schema tokens: the whole payload; ` +
+    `first request: what the first request carries (a deferred rung: always-loaded tools + search_tools).${note}`
   );
 }

@@ -9,8 +9,11 @@ import {
 } from '../load/index.ts';
 import { discoverDomainNames } from '../load/domains.ts';
 import { sweepRows, type SweepRow } from '../report/index.ts';
+import { schemaCost } from '../cost/schema-cost.ts';
+import { initialSchemaPayload } from '../solve/tool-search.ts';
 import {
   ConfigError,
+  DEFAULT_SEARCH_TOP_K,
   closest,
   type ConfigIssue,
   type DistractorSource,
@@ -23,11 +26,23 @@ import type { RunControl } from './events.ts';
 import { runProject, type RunResult } from './run-project.ts';
 
 /**
- * The loading modes a sweep can run. Only `eager` today: the rung's surface
- * is sent whole. `deferred` (issue 19 item 1, branch i19-deferred) plugs in
- * here as a second entry that derives the rung's surface with its loading option.
+ * The loading modes a sweep can run, each setting the rung's loading option
+ * before the hash is taken (so an eager and a deferred rung of one size are
+ * two surfaces `compare` can pair). `eager`: the whole payload in every
+ * request. `deferred`: the base surface's `always_loaded` (and search
+ * settings) when the base is deferred, else nothing always loaded; the
+ * distractors are deferred too, so a search can find them (src/solve/tool-search.ts).
  */
-export const SWEEP_LOADING = { eager: (surface: ResolvedSurface) => surface } as const;
+export const SWEEP_LOADING = {
+  eager: (surface: ResolvedSurface): ResolvedSurface => {
+    const { loading: _loading, ...eager } = surface;
+    return eager;
+  },
+  deferred: (surface: ResolvedSurface, base: ResolvedSurface): ResolvedSurface => ({
+    ...surface,
+    loading: base.loading ?? { mode: 'deferred', always_loaded: [], top_k: DEFAULT_SEARCH_TOP_K, anthropic: 'bm25' },
+  }),
+} as const;
 export type SweepLoading = keyof typeof SWEEP_LOADING;
 
 /** `sweepProject`: a task set over a ladder of catalog sizes (× loading modes). */
@@ -154,8 +169,15 @@ export async function buildSweep(
       if ('message' in derived) fail('--sizes', derived.message, derived.expected);
       const resolved = derived as ResolvedSurface;
       const visibility = base.visibility ? 'by_permission' : 'all';
-      surfaces.push(SWEEP_LOADING[mode](finishSurface(resolved, visibility, domain.domain)));
-      rungs.push({ surface: id, tools: size, distractors: size - base.payload.length, loading: mode });
+      const surface = finishSurface(SWEEP_LOADING[mode](resolved, base), visibility, domain.domain);
+      surfaces.push(surface);
+      rungs.push({
+        surface: id,
+        tools: size,
+        distractors: size - base.payload.length,
+        loading: mode,
+        ...(surface.loading ? { initial_schema_tokens: schemaCost(initialSchemaPayload(surface)).tokens } : {}),
+      });
     }
   }
   const plan: SweepPlan = {

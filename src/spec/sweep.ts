@@ -3,15 +3,16 @@ import { DistractorSource } from './surface-options.ts';
 
 /**
  * One rung of a sweep's ladder: a surface derived from the base by adding
- * distractors up to `tools`, sent with one loading mode. The loading
- * dimension is `eager` only until `loading: deferred` lands (issue 19 item 1);
- * a rung then names the mode it was run with.
+ * distractors up to `tools`, sent with one loading mode (`eager`: the whole
+ * payload in every request; `deferred`: always-loaded tools + `search_tools`).
  */
 export const SweepRung = z.object({
   surface: z.string(),
   tools: z.number().int().positive(),
   distractors: z.number().int().nonnegative(),
   loading: z.string().default('eager'),
+  /** Deferred rungs: o200k tokens of the first request (always-loaded tools + the search tool). */
+  initial_schema_tokens: z.number().int().nonnegative().optional(),
 });
 export type SweepRung = z.infer<typeof SweepRung>;
 

@@ -24,6 +24,7 @@ const manifest = {
   surfaces: [
     { domain: 'tickets', id: 'typed-v2.n5', hash: 'a', schema_tokens: 812, schema_bytes: 3000 },
     { domain: 'tickets', id: 'typed-v2.n20', hash: 'b', schema_tokens: 3586, schema_bytes: 13000 },
+    { domain: 'tickets', id: 'typed-v2.n20.deferred', hash: 'c', schema_tokens: 3640, schema_bytes: 13200 },
   ],
   sweep: {
     v: 1,
@@ -35,6 +36,13 @@ const manifest = {
     rungs: [
       { surface: 'typed-v2.n5', tools: 5, distractors: 0, loading: 'eager' },
       { surface: 'typed-v2.n20', tools: 20, distractors: 15, loading: 'eager' },
+      {
+        surface: 'typed-v2.n20.deferred',
+        tools: 20,
+        distractors: 15,
+        loading: 'deferred',
+        initial_schema_tokens: 140,
+      },
     ],
   },
 } as unknown as Manifest;
@@ -46,17 +54,30 @@ describe('sweep rows and table', () => {
         group('typed-v2.n5', 'train', RATE_5_OF_10),
         group('typed-v2.n5', 'all', RATE_8_OF_10),
         group('typed-v2.n20', 'all', RATE_5_OF_10),
+        group('typed-v2.n20.deferred', 'all', RATE_8_OF_10),
       ],
     } as unknown as Summary;
     const rows = sweepRows(manifest, summary);
     expect(rows.map((row) => [row.tools, row.distractors, row.schema_tokens, row.selection.value])).toEqual([
       [5, 0, 812, 0.8],
       [20, 15, 3586, 0.5],
+      [20, 15, 3640, 0.8],
     ]);
     expect(sweepTable(rows)).toEqual([
-      ['tools', 'distractors', 'loading', 'schema tokens', 'n', 'selection [95% CI]', 'task success [95% CI]'],
-      ['5', '0', 'eager', '812', '10', '80% [49–94]', '80% [49–94]'],
-      ['20', '15', 'eager', '3,586', '10', '50% [24–76]', '50% [24–76]'],
+      [
+        'tools',
+        'distractors',
+        'loading',
+        'schema tokens',
+        'first request',
+        'n',
+        'selection [95% CI]',
+        'task success [95% CI]',
+      ],
+      ['5', '0', 'eager', '812', '812', '10', '80% [49–94]', '80% [49–94]'],
+      ['20', '15', 'eager', '3,586', '3,586', '10', '50% [24–76]', '50% [24–76]'],
+      // A deferred rung: the whole payload, and the first request from the plan (always-loaded + search_tools).
+      ['20', '15', 'deferred', '3,640', '140', '10', '80% [49–94]', '80% [49–94]'],
     ]);
   });
 

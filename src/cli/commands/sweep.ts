@@ -52,7 +52,7 @@ async function sweepAction(flags: SweepFlags): Promise<void> {
     from: flags.from as never,
     seed: flags.seed === undefined ? undefined : await integer('--seed', flags.seed, 0),
     shuffle: flags.shuffle === undefined ? null : await integer('--shuffle', flags.shuffle, 0),
-    loading: flags.loading as never,
+    loading: flags.loading?.flatMap((text) => text.split(',').map((mode) => mode.trim())) as never,
     selection: {
       ...(flags.provider?.length ? { providers: flags.provider } : {}),
       ...(split ? { split: split as 'train' | 'heldout' | 'all' } : {}),
@@ -96,7 +96,7 @@ export function describe(program: Command, _setExitCode: (code: number) => void)
     .option('--shuffle <seed>', 'also shuffle every rung with this seed')
     .option(
       '--loading <mode>',
-      'loading mode of the rungs (repeatable): eager (deferred: pending issue 19 item 1)',
+      'loading modes of the rungs (repeatable or comma-separated): eager, deferred (default eager)',
       collect,
     )
     .option('--provider <spec>', 'provider (repeatable); default from toolmark.config.yaml', collect)

@@ -11,7 +11,8 @@ export function sweepSpec(rows: readonly SweepRow[]): TopLevelSpec {
     model: `${row.provider}:${row.model}`,
     loading: row.loading,
     tools: row.tools,
-    tokens: row.schema_tokens,
+    // The first request's schema: what a deferred rung saves up front shows as its own (dashed) line.
+    tokens: row.initial_schema_tokens,
     value: row.selection.value,
     low: row.selection.ci95?.[0] ?? row.selection.value,
     high: row.selection.ci95?.[1] ?? row.selection.value,
@@ -72,7 +73,7 @@ export function sweepSpec(rows: readonly SweepRow[]): TopLevelSpec {
         mark: { type: 'line', point: { filled: true, size: 60 }, color: '#7f7f7f' },
         encoding: {
           x,
-          y: { field: 'tokens', type: 'quantitative', title: 'schema tokens (tools payload)' },
+          y: { field: 'tokens', type: 'quantitative', title: 'schema tokens (first request)' },
           strokeDash: dash,
           tooltip: [{ field: 'tools' }, { field: 'loading' }, { field: 'tokens', format: ',.0f' }],
         },
