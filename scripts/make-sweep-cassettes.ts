@@ -7,7 +7,7 @@
  * `toolmark sweep` uses (`buildSweep`), runs every rung × task × trial
  * through the real solve loop with the careful and hasty behaviours
  * (scripts/synthetic/, whose `distractorPull` makes a padded catalog pull
- * calls to distractors) and writes suites/tickets/cassettes/sweep/synthetic-<behaviour>.jsonl.
+ * calls to distractors; on a deferred rung it searches first, scripts/synthetic/searching.ts) and writes suites/tickets/cassettes/sweep/synthetic-<behaviour>.jsonl.
  * Deterministic: the same project gives the same bytes. These are fixtures
  * that describe scripted behaviours, not any real model.
  */
@@ -26,6 +26,7 @@ export const SHIPPED_SWEEP = {
   sizes: [5, 10, 20, 35],
   from: ['generated', 'domain:billing'] as const,
   seed: 0,
+  loading: ['eager', 'deferred'] as const,
   trials: 3,
   behaviours: [CAREFUL, HASTY],
 };
@@ -37,7 +38,11 @@ export const sweepCassette = (root: string, behaviour: { name: string }) =>
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
   const project = await loadProject(root, { domains: [SHIPPED_SWEEP.domain] });
-  const { project: swept } = await buildSweep(project, { ...SHIPPED_SWEEP, from: [...SHIPPED_SWEEP.from] });
+  const { project: swept } = await buildSweep(project, {
+    ...SHIPPED_SWEEP,
+    from: [...SHIPPED_SWEEP.from],
+    loading: [...SHIPPED_SWEEP.loading],
+  });
   const domain = swept.domains[0]!;
   for (const behaviour of SHIPPED_SWEEP.behaviours) {
     const text = await generateCassette({ domain, behaviour, trials: SHIPPED_SWEEP.trials });

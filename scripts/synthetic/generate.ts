@@ -7,6 +7,7 @@ import { runTrial } from '../../src/solve/index.ts';
 import type { CassetteLine, Task } from '../../src/spec/index.ts';
 import type { Behaviour } from './behaviours.ts';
 import { createPolicy } from './policy.ts';
+import { searchingPolicy } from './searching.ts';
 
 /** The label on every shipped line: these turns are fixtures, not a model's output. */
 export function syntheticLabel(behaviour: Behaviour): string {
@@ -37,7 +38,8 @@ const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b 
  */
 export async function generateCassette(options: GenerateOptions): Promise<string> {
   const { domain, behaviour } = options;
-  const policy = createPolicy(behaviour);
+  // Deferred surfaces: the behaviour searches before calling a tool it was not sent (searching.ts).
+  const policy = searchingPolicy(createPolicy(behaviour));
   const registry = createDomainRegistry(domain.domain) as Registry<unknown>;
   const surfaces = domain.surfaces.filter((surface) => !options.surfaces || options.surfaces.includes(surface.id));
   const tasks = domain.tasks.filter((task) => !options.tasks || options.tasks(task));

@@ -25,22 +25,28 @@ describe('sweepProject (library)', () => {
       sizes: SHIPPED_SWEEP.sizes,
       from: [...SHIPPED_SWEEP.from],
       seed: SHIPPED_SWEEP.seed,
+      loading: [...SHIPPED_SWEEP.loading],
       selection: { providers, trials: 1, task: '*status*', split: 'all' },
       out,
       runId: 'library',
     });
     const { rungs } = result.manifest.sweep!;
-    expect(rungs.map((rung) => [rung.surface, rung.tools, rung.distractors])).toEqual([
-      ['typed-v2.n5', 5, 0],
-      ['typed-v2.n10', 10, 5],
-      ['typed-v2.n20', 20, 15],
-      ['typed-v2.n35', 35, 30],
+    expect(rungs.map((rung) => [rung.surface, rung.tools, rung.distractors, rung.loading])).toEqual([
+      ['typed-v2.n5', 5, 0, 'eager'],
+      ['typed-v2.n10', 10, 5, 'eager'],
+      ['typed-v2.n20', 20, 15, 'eager'],
+      ['typed-v2.n35', 35, 30, 'eager'],
+      ['typed-v2.n5.deferred', 5, 0, 'deferred'],
+      ['typed-v2.n10.deferred', 10, 5, 'deferred'],
+      ['typed-v2.n20.deferred', 20, 15, 'deferred'],
+      ['typed-v2.n35.deferred', 35, 30, 'deferred'],
     ]);
-    // Every rung is its own surface with its own hash, so `compare` can pair any two.
+    // Every rung is its own surface with its own hash, so `compare` can pair any two (eager vs deferred too).
     const hashes = result.manifest.surfaces.map((surface) => surface.hash);
-    expect(new Set(hashes).size).toBe(4);
+    expect(new Set(hashes).size).toBe(8);
     // Schema tokens grow with the catalog.
-    const tokens = rungs.map(
+    const eager = rungs.filter((rung) => rung.loading === 'eager');
+    const tokens = eager.map(
       (rung) => result.manifest.surfaces.find((surface) => surface.id === rung.surface)!.schema_tokens,
     );
     expect([...tokens].sort((a, b) => a - b)).toEqual(tokens);
@@ -50,6 +56,18 @@ describe('sweepProject (library)', () => {
     expect(result.rows).toHaveLength(rungs.length * providers.length);
     const records = [];
     for await (const record of readTrials(result.runDir)) records.push(record);
+    // A deferred rung (typed-v2 is eager: nothing always loaded) starts with search_tools alone, whatever
+    // the size; its row's first-request tokens are those of every trial's first request.
+    for (const row of result.rows.filter((candidate) => candidate.loading === 'deferred')) {
+      const trials = records.filter((record) => record.model === row.model && record.surface === row.surface);
+      expect(trials.length).toBeGreaterThan(0);
+      for (const record of trials) {
+        expect(record.loading!.via).toBe('emulated');
+        expect(record.loading!.initial_schema_tokens).toBe(row.initial_schema_tokens);
+      }
+      expect(trials.some((record) => record.loading!.searches.length > 0)).toBe(true);
+      expect(row.initial_schema_tokens).toBeLessThan(row.schema_tokens);
+    }
     for (const row of result.rows) {
       const facts = records
         .filter((record) => record.model === row.model && record.surface === row.surface)
@@ -65,7 +83,12 @@ describe('sweepProject (library)', () => {
 
     const markdown = readFileSync(join(result.runDir, 'report.md'), 'utf8');
     expect(markdown).toContain('### Sweep: selection against catalog size');
-    expect(markdown).toMatch(/\| replay\/synthetic-hasty \| 35 \| 30 \| eager \| [\d,]+ \| \d+ \| \d+% \[/);
+    expect(markdown).toMatch(
+      /\| replay\/synthetic-hasty \| 35 \| 30 \| eager \| [\d,]+ \| [\d,]+ \| \d+ \| \d+% \\?\[/,
+    );
+    expect(markdown).toMatch(
+      /\| replay\/synthetic-hasty \| 35 \| 30 \| deferred \| [\d,]+ \| \d+ \| \d+ \| \d+% \\?\[/,
+    );
     expect(markdown).toContain('they describe scripted behaviours');
     const html = readFileSync(join(result.runDir, 'report.html'), 'utf8');
     expect(html).toContain('Sweep: selection and schema tokens against catalog size');
@@ -98,7 +121,7 @@ describe('toolmark sweep (CLI)', () => {
   it('prints the sweep table and the synthetic note, exit 0', () => {
     // The shipped sweep's sources and seed (other sources draw other distractors: a stale cassette).
     const from = SHIPPED_SWEEP.from.flatMap((source) => ['--from', source]);
-    const args = ['--surface', 'typed-v2', '--sizes', '5,20', ...from, '--trials', '1'];
+    const args = ['--surface', 'typed-v2', '--sizes', '5,20', ...from, '--trials', '1', '--loading', 'eager,deferred'];
     const { code, stdout, stderr } = toolmark(
       'sweep',
       ...args,
@@ -113,9 +136,10 @@ describe('toolmark sweep (CLI)', () => {
     );
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(stdout).toMatch(/tools\s+distractors\s+loading\s+schema tokens\s+n\s+selection \[95% CI\]/);
+    expect(stdout).toMatch(/tools\s+distractors\s+loading\s+schema tokens\s+first request\s+n\s+selection \[95% CI\]/);
     expect(stdout).toMatch(/^\s*5\s+0\s+eager/m);
     expect(stdout).toMatch(/^\s*20\s+15\s+eager/m);
+    expect(stdout).toMatch(/^\s*20\s+15\s+deferred/m);
     expect(stdout).toContain('describe scripted behaviours');
   });
 
