@@ -8,7 +8,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { matchConstraint } from '../../src/score/constraint.ts';
-import { runCli } from '../helpers/cli.ts';
+import { completeLines, runCli } from '../helpers/cli.ts';
 import { runInProcess } from '../helpers/in-process-cli.ts';
 import { BASE_PROJECT, projectWith } from '../load/materialize.ts';
 
@@ -156,4 +156,50 @@ describe('task regexes run on a linear-time engine', () => {
     expect(result.stderr).toContain('regex does not compile: invalid escape sequence: `\\1`');
     expect(result.stderr).toContain('backreferences and lookaround are not supported');
   });
+});
+
+/** A cassette for notes/read-n1 on the typed surface: the model calls get_note once, then answers. */
+function readN1Cassette(): string {
+  const key = { domain: 'notes', task: 'read-n1', surface: 'typed', trial: '*' };
+  const call = { id: 'c1', name: 'get_note', arguments: JSON.stringify({ note_id: 'N-1' }) };
+  return [
+    { v: 1, provider: 'openai', model: 'm', key: { ...key, turn: 0 }, response: { text: null, tool_calls: [call] } },
+    {
+      v: 1,
+      provider: 'openai',
+      model: 'm',
+      key: { ...key, turn: 1 },
+      response: { text: 'It says first.', tool_calls: [] },
+    },
+  ]
+    .map((line) => JSON.stringify(line))
+    .join('\n');
+}
+
+const READ_N1 = ['--task', 'read-n1', '--surface', 'typed', '--split', 'train', '--provider', 'replay:c.jsonl'];
+const GET_HANDLER =
+  'handler: (input, context) => ({ id: input.note_id, lines: context.state.notes.get(input.note_id) ?? [] }),';
+
+describe('user code during a run', () => {
+  it('process.exit(0) in a tool handler: refused, the run saves every trial and exits 2 naming the tool', async () => {
+    expect(DOMAIN).toContain(GET_HANDLER);
+    const root = await project('exit-in-handler', {
+      'suites/notes/domain.ts': DOMAIN.replace(GET_HANDLER, 'handler: () => process.exit(0),'),
+      'c.jsonl': readN1Cassette(),
+    });
+    const out = path.join(root, 'results');
+    const args = ['run', '--root', root, ...READ_N1, '--trials', '3', '--out', out, '--run-id', 'exits'];
+    const result = await runCli(args, { cwd: root, timeoutMs: 120_000 });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      'error: the handler of tool note.get called process.exit(0) during the run (3 times); user code must not end the process',
+    );
+    const folder = path.join(out, 'exits');
+    expect(completeLines(path.join(folder, 'trials.jsonl'))).toBe(3);
+    const trials = readFileSync(path.join(folder, 'trials.jsonl'), 'utf8').trim().split('\n');
+    expect(trials.map((line) => JSON.stringify(JSON.parse(line))).join('\n')).toContain(
+      'called process.exit(0); user code must not end the process',
+    );
+    expect(JSON.parse(readFileSync(path.join(folder, 'manifest.json'), 'utf8')).finished_at).not.toBeNull();
+  }, 180_000);
 });
