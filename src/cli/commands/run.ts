@@ -84,6 +84,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   const { releaseRunFolderLock } = await import('../../run-folder/index.ts');
   const { displayPath: shownPath } = await import('../cli-helpers.ts');
   const { guardUserExit } = await import('../user-exit-guard.ts');
+  const { watchStuckHandlers } = await import('../stuck-handler-watchdog.ts');
   const root = flags.root ?? '.';
   const concurrency = positiveInteger('--concurrency', flags.concurrency);
   const selection = flags.resume ? undefined : selectionOf(flags);
@@ -94,6 +95,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   // Domain states of trials in flight: quitting at once still tears them down (servers, temp folders).
   const live = new LiveStates();
   const onInterrupt = () => {
+    watchdog?.answered();
     if (stop.signal.aborted) {
       exitGuard?.restore();
       // Quitting at once: the folder's lock goes too (a resume would take a stale one over, with a note).
@@ -109,6 +111,8 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   let trialsRunning = false;
   // process.exit by user code while the trials run: refused, reported at the end (exit 2).
   let exitGuard: ReturnType<typeof guardUserExit> | null = null;
+  // Two Ctrl-Cs while a handler blocks the main thread: the watchdog ends the process.
+  let watchdog: ReturnType<typeof watchStuckHandlers> | null = null;
   let folder: string | null = null;
   // Ctrl-C once the trials are done: the summary and reports are written together or not at all.
   let finishing: (() => void) | null = null;
@@ -118,11 +122,13 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     progress?.stop();
     process.off('SIGINT', onInterrupt);
     exitGuard?.restore();
+    watchdog?.stop();
   };
   const events: RunEvents = {
     onNote: (note) => process.stderr.write(`note: ${note}\n`),
     onStart: (info) => {
       folder = info.runDir;
+      watchdog = watchStuckHandlers(info.runDir, `toolmark run --resume ${shownPath(info.runDir)}`);
       progress = createProgress(process.stderr, undefined, { log: info.live });
       progress.start(info);
     },
