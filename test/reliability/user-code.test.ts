@@ -1,8 +1,9 @@
 /**
  * Issue 17 item 10 — user code must not hang toolmark or end it silently:
  * a domain.ts with an endless loop or a never-settling import, a
- * process.exit(0) at import, a createState that shares one object, and a
- * task regex that backtracks catastrophically.
+ * process.exit(0) at import or in a tool handler during a run, a handler
+ * stuck in a synchronous loop (two Ctrl-Cs), a createState that shares one
+ * object, and a task regex that backtracks catastrophically.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
