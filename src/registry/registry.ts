@@ -14,6 +14,7 @@ import { abortableSleep, raceBoundary, withKeyLock } from './boundary.ts';
 import { SimulatedCallTime } from './tool-time.ts';
 import { isHandlerFailure } from './fail.ts';
 import { approvalFingerprint } from './fingerprint.ts';
+import { callUserCode } from './user-code-marker.ts';
 import type { ReceiptStore } from './receipt-store.ts';
 import { toolSchemaOf, type ToolSchema, type Violation } from './schema/index.ts';
 import type { HandlerContext, ToolSpec } from './tool-spec.ts';
@@ -389,7 +390,7 @@ class ToolRegistry<State> implements Registry<State> {
   ): Promise<ToolResult> {
     let returned: unknown;
     try {
-      returned = await tool.spec.handler(input, handlerContext);
+      returned = await callUserCode(`the handler of tool ${tool.name}`, () => tool.spec.handler(input, handlerContext));
     } catch (error) {
       if (error instanceof ToolEnvironmentError) throw error;
       return failure(

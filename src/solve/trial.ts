@@ -1,4 +1,10 @@
-import { MemoryReceiptStore, createDomainRegistry, teardownOf, type LiveStates } from '../registry/index.ts';
+import {
+  MemoryReceiptStore,
+  callUserCode,
+  createDomainRegistry,
+  teardownOf,
+  type LiveStates,
+} from '../registry/index.ts';
 import type { Registry } from '../registry/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { schemaCost } from '../cost/schema-cost.ts';
@@ -87,7 +93,7 @@ export function runTrial(input: TrialInput): Promise<TrialRecord> {
   if (domain.teardown === undefined) {
     let created: unknown;
     try {
-      created = domain.createState();
+      created = callUserCode(`createState of domain ${domain.name}`, () => domain.createState());
     } catch (caught) {
       return Promise.resolve(setupFailed(input, startedAt, caught));
     }
@@ -117,7 +123,7 @@ function setupFailed(input: TrialInput, startedAt: string, caught: unknown): Tri
 async function runWithLifecycle(input: TrialInput, startedAt: string): Promise<TrialRecord> {
   let state: unknown;
   try {
-    state = await input.domain.createState();
+    state = await callUserCode(`createState of domain ${input.domain.name}`, () => input.domain.createState());
   } catch (caught) {
     return setupFailed(input, startedAt, caught);
   }

@@ -1,14 +1,16 @@
 /**
  * Issue 17 item 10 — user code must not hang toolmark or end it silently:
  * a domain.ts with an endless loop or a never-settling import, a
- * process.exit(0) at import, a createState that shares one object, and a
- * task regex that backtracks catastrophically.
+ * process.exit(0) at import or in a tool handler during a run, a handler
+ * stuck in a synchronous loop (two Ctrl-Cs), a createState that shares one
+ * object, and a task regex that backtracks catastrophically.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { matchConstraint } from '../../src/score/constraint.ts';
-import { runCli } from '../helpers/cli.ts';
+import { cleanEnv, completeLines, REPO_ROOT, runCli } from '../helpers/cli.ts';
 import { runInProcess } from '../helpers/in-process-cli.ts';
 import { BASE_PROJECT, projectWith } from '../load/materialize.ts';
 
@@ -157,3 +159,125 @@ describe('task regexes run on a linear-time engine', () => {
     expect(result.stderr).toContain('backreferences and lookaround are not supported');
   });
 });
+
+/** A cassette for notes/read-n1 on the typed surface: the model calls get_note once, then answers. */
+function readN1Cassette(): string {
+  const key = { domain: 'notes', task: 'read-n1', surface: 'typed', trial: '*' };
+  const call = { id: 'c1', name: 'get_note', arguments: JSON.stringify({ note_id: 'N-1' }) };
+  return [
+    { v: 1, provider: 'openai', model: 'm', key: { ...key, turn: 0 }, response: { text: null, tool_calls: [call] } },
+    {
+      v: 1,
+      provider: 'openai',
+      model: 'm',
+      key: { ...key, turn: 1 },
+      response: { text: 'It says first.', tool_calls: [] },
+    },
+  ]
+    .map((line) => JSON.stringify(line))
+    .join('\n');
+}
+
+const READ_N1 = ['--task', 'read-n1', '--surface', 'typed', '--split', 'train', '--provider', 'replay:c.jsonl'];
+const GET_HANDLER =
+  'handler: (input, context) => ({ id: input.note_id, lines: context.state.notes.get(input.note_id) ?? [] }),';
+
+describe('user code during a run', () => {
+  it('process.exit(0) in a tool handler: refused, the run saves every trial and exits 2 naming the tool', async () => {
+    expect(DOMAIN).toContain(GET_HANDLER);
+    const root = await project('exit-in-handler', {
+      'suites/notes/domain.ts': DOMAIN.replace(GET_HANDLER, 'handler: () => process.exit(0),'),
+      'c.jsonl': readN1Cassette(),
+    });
+    const out = path.join(root, 'results');
+    const args = ['run', '--root', root, ...READ_N1, '--trials', '3', '--out', out, '--run-id', 'exits'];
+    const result = await runCli(args, { cwd: root, timeoutMs: 120_000 });
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain(
+      'error: the handler of tool note.get called process.exit(0) during the run (3 times); user code must not end the process',
+    );
+    const folder = path.join(out, 'exits');
+    expect(completeLines(path.join(folder, 'trials.jsonl'))).toBe(3);
+    const trials = readFileSync(path.join(folder, 'trials.jsonl'), 'utf8').trim().split('\n');
+    expect(trials.map((line) => JSON.stringify(JSON.parse(line))).join('\n')).toContain(
+      'called process.exit(0); user code must not end the process',
+    );
+    expect(JSON.parse(readFileSync(path.join(folder, 'manifest.json'), 'utf8')).finished_at).not.toBeNull();
+  }, 180_000);
+
+  it('a handler stuck in a synchronous loop: Ctrl-C twice forces the process down, keeping the finished trials; --resume completes', async () => {
+    // Trials 1 and 2 return; the third call says so on stderr and never returns.
+    const stuck =
+      "handler: (input, context) => { const calls = ((globalThis as { calls?: number }).calls = ((globalThis as { calls?: number }).calls ?? 0) + 1); if (calls === 3 && !process.env.UNSTUCK) { process.stderr.write('stuck\\n'); while (Date.now() > 0) {} } return { id: input.note_id, lines: context.state.notes.get(input.note_id) ?? [] }; },";
+    const root = await project('stuck-handler', {
+      'suites/notes/domain.ts': DOMAIN.replace(GET_HANDLER, stuck),
+      'c.jsonl': readN1Cassette(),
+    });
+    const out = path.join(root, 'results');
+    const folder = path.join(out, 'stuck');
+    const args = [path.join(REPO_ROOT, 'bin/toolmark.js'), 'run', '--root', root, ...READ_N1];
+    // detached: its own process group, so a signal to the group is what a terminal's Ctrl-C sends.
+    const child = spawn(
+      process.execPath,
+      [...args, '--trials', '5', '--concurrency', '1', '--out', out, '--run-id', 'stuck'],
+      {
+        cwd: root,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: cleanEnv(),
+      },
+    );
+    let stderr = '';
+    let ended = false;
+    child.on('close', () => (ended = true));
+    child.stdout!.resume();
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.on('close', (code, signal) => resolve({ code, signal })),
+    );
+    const guard = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 150_000);
+    try {
+      await until(() => ended || (stderr.includes('stuck\n') && sentinelReady(child.pid!)));
+      process.kill(-child.pid!, 'SIGINT');
+      await until(() => ended || stderr.includes('interrupted: a tool handler has not returned'));
+      process.kill(-child.pid!, 'SIGINT');
+      const { signal } = await closed;
+      expect(signal).toBe('SIGKILL');
+      expect(stderr).toContain(`forced stop: a tool handler did not return`);
+      expect(stderr).toContain(`; 2 trials saved; resume with: toolmark run --resume `);
+    } finally {
+      clearTimeout(guard);
+    }
+    expect(completeLines(path.join(folder, 'trials.jsonl'))).toBe(2);
+    expect(JSON.parse(readFileSync(path.join(folder, 'manifest.json'), 'utf8')).finished_at).toBeNull();
+    const resumed = await runCli(['run', '--root', root, '--resume', folder], {
+      cwd: root,
+      env: { UNSTUCK: '1' },
+      timeoutMs: 120_000,
+    });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain('took over a stale lock');
+    expect(completeLines(path.join(folder, 'trials.jsonl'))).toBe(5);
+  }, 300_000);
+});
+
+/** Wait for a condition of a child process (its output, its /proc entry): checked every 50 ms, no fixed sleep. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** The watchdog's `sh` child of `pid` has installed its SIGINT trap (SigCgt bit 2 in /proc). */
+function sentinelReady(pid: number): boolean {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
+      if (!new RegExp(`^PPid:\\s+${pid}$`, 'm').test(status) || !/^Name:\s+sh$/m.test(status)) continue;
+      const caught = status.match(/^SigCgt:\s+([0-9a-f]+)$/m)?.[1] ?? '0';
+      if ((BigInt(`0x${caught}`) & 2n) !== 0n) return true;
+    } catch {
+      // a process that ended while we read /proc
+    }
+  }
+  return false;
+}

@@ -83,6 +83,8 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   const { guardFinishing } = await import('../finish-interrupt.ts');
   const { releaseRunFolderLock } = await import('../../run-folder/index.ts');
   const { displayPath: shownPath } = await import('../cli-helpers.ts');
+  const { guardUserExit } = await import('../user-exit-guard.ts');
+  const { watchStuckHandlers } = await import('../stuck-handler-watchdog.ts');
   const root = flags.root ?? '.';
   const concurrency = positiveInteger('--concurrency', flags.concurrency);
   const selection = flags.resume ? undefined : selectionOf(flags);
@@ -93,7 +95,9 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   // Domain states of trials in flight: quitting at once still tears them down (servers, temp folders).
   const live = new LiveStates();
   const onInterrupt = () => {
+    watchdog?.answered();
     if (stop.signal.aborted) {
+      exitGuard?.restore();
       // Quitting at once: the folder's lock goes too (a resume would take a stale one over, with a note).
       if (folder !== null) releaseRunFolderLock(folder);
       void live.drain().finally(() => process.exit(130));
@@ -105,6 +109,10 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   // Made when the plan is known: a live run without a terminal logs lines, an offline one stays quiet.
   let progress: ReturnType<typeof createProgress> | null = null;
   let trialsRunning = false;
+  // process.exit by user code while the trials run: refused, reported at the end (exit 2).
+  let exitGuard: ReturnType<typeof guardUserExit> | null = null;
+  // Two Ctrl-Cs while a handler blocks the main thread: the watchdog ends the process.
+  let watchdog: ReturnType<typeof watchStuckHandlers> | null = null;
   let folder: string | null = null;
   // Ctrl-C once the trials are done: the summary and reports are written together or not at all.
   let finishing: (() => void) | null = null;
@@ -113,11 +121,14 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     trialsRunning = false;
     progress?.stop();
     process.off('SIGINT', onInterrupt);
+    exitGuard?.restore();
+    watchdog?.stop();
   };
   const events: RunEvents = {
     onNote: (note) => process.stderr.write(`note: ${note}\n`),
     onStart: (info) => {
       folder = info.runDir;
+      watchdog = watchStuckHandlers(info.runDir, `toolmark run --resume ${shownPath(info.runDir)}`);
       progress = createProgress(process.stderr, undefined, { log: info.live });
       progress.start(info);
     },
@@ -130,6 +141,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
       timings?.mark(phase);
       if (phase === 'trials') {
         trialsRunning = true;
+        exitGuard = guardUserExit();
         process.on('SIGINT', onInterrupt);
       } else {
         trialsDone();
@@ -159,6 +171,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   process.stdout.write(
     `run ${runId}: ${outcome.ran} trials run, ${outcome.skipped} already done, ${outcome.errored} errored${repaired} → ${shown}/\n`,
   );
+  (exitGuard as ReturnType<typeof guardUserExit> | null)?.report(setExitCode);
   if (outcome.stopped) {
     const { provider, model, message } = outcome.stopped;
     process.stderr.write(
