@@ -38,8 +38,8 @@ const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b 
  */
 export async function generateCassette(options: GenerateOptions): Promise<string> {
   const { domain, behaviour } = options;
-  // Deferred surfaces: the behaviour searches before calling a tool it was not sent (searching.ts).
-  const policy = searchingPolicy(createPolicy(behaviour));
+  // Deferred surfaces: the behaviour searches with the user's words and chooses among what it found (searching.ts).
+  const policy = searchingPolicy(createPolicy(behaviour), behaviour);
   const registry = createDomainRegistry(domain.domain) as Registry<unknown>;
   const surfaces = domain.surfaces.filter((surface) => !options.surfaces || options.surfaces.includes(surface.id));
   const tasks = domain.tasks.filter((task) => !options.tasks || options.tasks(task));

@@ -176,7 +176,9 @@ export async function buildSweep(
         tools: size,
         distractors: size - base.payload.length,
         loading: mode,
-        ...(surface.loading ? { initial_schema_tokens: schemaCost(initialSchemaPayload(surface)).tokens } : {}),
+        ...(surface.loading
+          ? { initial_schema_tokens: schemaCost(initialSchemaPayload(surface)).tokens, top_k: surface.loading.top_k }
+          : {}),
       });
     }
   }
