@@ -60,7 +60,17 @@ export async function generateCassette(options: GenerateOptions): Promise<string
               model: syntheticModel(behaviour),
             });
             const provider = recordingProvider(scripted, { write: (line) => lines.push({ ...line, label }) });
-            const record = await runTrial({ provider, domain: domain.domain, surface, task, trial, registry });
+            // Simulated tool time, as an offline replay runs: in real time a slow tool's timeout depends on the
+            // machine's load, so the recorded tool results (and the requests after them) would vary run to run.
+            const record = await runTrial({
+              provider,
+              domain: domain.domain,
+              surface,
+              task,
+              trial,
+              registry,
+              toolTime: 'simulated',
+            });
             if (record.status === 'errored')
               throw new Error(
                 `synthetic ${behaviour.name} errored on ${domain.name}/${surface.id}/${task.id}/${trial}: ${record.error?.message}`,
