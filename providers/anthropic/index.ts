@@ -128,7 +128,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
   // Every string of every turn loses the key before anything records it (a server may echo it back).
   // The Messages API has its own tool search tool: deferred surfaces go natively (defer_loading + tool references).
   return withRedactedTurns(
-    { id, model: options.model, baseURL, gate, propose, countSchemaTokens, toolSearch: 'native' as const },
+    { id, model: options.model, baseURL, gate, propose, countSchemaTokens, toolSearch: 'anthropic' as const },
     secrets,
   );
 }
