@@ -44,7 +44,13 @@ export function responsesNames(request: ModelRequest, names: WireNames): Respons
   }
   return {
     namespaces,
-    encode: (name) => grouped.get(name) ?? { name: names.encode(name) },
+    encode: (name) => {
+      const known = grouped.get(name);
+      if (known) return known;
+      // A call to an unknown function of a namespace (decoded as `namespace.name` below) goes back as written.
+      const invented = namespaceOf(name, namespaces);
+      return invented ? { namespace: invented.namespace, name: invented.inner } : { name: names.encode(name) };
+    },
     decode: (name, namespace) =>
       namespace ? (byInner.get(innerKey(namespace, name)) ?? `${namespace}.${name}`) : names.decode(name),
   };
