@@ -1,6 +1,14 @@
 import path from 'node:path';
 import { ConfigError, ProviderError, requestHash, requestPartHashes } from '../../src/spec/index.ts';
-import type { CassetteKey, ModelRequest, ModelTurn, ProposeOptions, Provider, TurnKey } from '../../src/spec/index.ts';
+import type {
+  CassetteKey,
+  ModelRequest,
+  ModelTurn,
+  NativeSearch,
+  ProposeOptions,
+  Provider,
+  TurnKey,
+} from '../../src/spec/index.ts';
 import { readCassetteFile } from './cassette-file.ts';
 import type { LocatedLine } from './cassette-file.ts';
 import { expandGlob } from './glob.ts';
@@ -38,6 +46,12 @@ export class ReplayProvider implements Provider {
   readonly synthetic: boolean;
   /** Provider that made the recording (e.g. `openai`). */
   readonly recordedProvider: string;
+  /**
+   * The native tool search the recording was made with (its lines say so):
+   * deferred surfaces then replay through the same native path, so the
+   * requests, and their hashes, are the recorded ones.
+   */
+  readonly toolSearch?: NativeSearch;
   readonly #lines = new Map<string, LocatedLine>();
   readonly #allowStale: boolean;
 
@@ -48,6 +62,8 @@ export class ReplayProvider implements Provider {
     for (const located of lines) this.#lines.set(indexKey(located.line.key), located);
     this.synthetic = lines.some(({ line }) => isSynthetic(line.provider, line.label));
     this.recordedProvider = lines[0]?.line.provider ?? 'replay';
+    const native = nativeSearchOf(model, lines);
+    if (native !== undefined) this.toolSearch = native;
   }
 
   /** Check that a request can be answered, without answering it (the runner's pre-flight). */
@@ -104,6 +120,24 @@ function staleMessage(located: LocatedLine, request: ModelRequest, key: TurnKey)
   } else if (line.tools_hash !== undefined) what = `the request for \`${key.task}\` changed`;
   else what = `the surface \`${key.surface}\` or the task \`${key.task}\` changed`;
   return `stale cassette: ${what} since it was recorded; re-record or pass --allow-stale (${located.file}:${located.lineNumber}, ${describeKey(key)})`;
+}
+
+/** The one native tool search the lines of a model were recorded with; a ConfigError when they name two. */
+function nativeSearchOf(model: string, lines: readonly LocatedLine[]): NativeSearch | undefined {
+  const first = lines.find(({ line }) => line.tool_search !== undefined);
+  const other = lines.find(
+    ({ line }) => line.tool_search !== undefined && line.tool_search !== first!.line.tool_search,
+  );
+  if (other) {
+    throw new ConfigError({
+      file: other.file,
+      line: other.lineNumber,
+      field: 'tool_search',
+      message: `model \`${model}\` was recorded with the ${first!.line.tool_search} tool search (${first!.file}:${first!.lineNumber}) and with the ${other.line.tool_search} one; one replay provider replays one`,
+      expected: 'the cassettes of one native recording per model (record each provider under its own model name)',
+    });
+  }
+  return first?.line.tool_search;
 }
 
 function isSynthetic(provider: string, label: string | undefined): boolean {
