@@ -47,7 +47,11 @@ export function sweepRows(manifest: Manifest, summary: Summary): SweepRow[] {
         tools: rung.tools,
         distractors: rung.distractors,
         schema_tokens: cost?.schema_tokens ?? 0,
-        initial_schema_tokens: rung.initial_schema_tokens ?? cost?.schema_tokens ?? 0,
+        // What this provider's first request carried, as its trials recorded it: a native search
+        // (Anthropic, OpenAI Responses) shows a different first request than the emulated one the plan
+        // priced before it knew its providers.
+        initial_schema_tokens:
+          group.retrieval?.initial_schema_tokens ?? rung.initial_schema_tokens ?? cost?.schema_tokens ?? 0,
         selection: group.selection_accuracy,
         task_success: group.task_success,
       });

@@ -78,29 +78,40 @@ describe('a sweep of your own model: record live, replay offline', () => {
     expect(replayed.rows.every((row) => row.provider === 'replay' && row.model === 'keyword-model')).toBe(true);
   });
 
-  it('anthropic:MODEL (Messages via ANTHROPIC_BASE_URL) records eager rungs; replay gives the identical rows', async () => {
+  it('anthropic:MODEL (Messages via ANTHROPIC_BASE_URL) records eager and deferred rungs (native tool search); replay gives the identical rows', async () => {
     const server = await startServer(keywordModel);
     const cassette = join(out, 'anthropic.jsonl');
     const recorded = await sweepProject({
       ...ladder,
-      loading: ['eager'],
+      loading: ['eager', 'deferred'],
       selection: { ...selection, providers: ['anthropic:keyword-model'] },
       record: cassette,
       env: { ANTHROPIC_API_KEY: SENTINEL_KEY, ANTHROPIC_BASE_URL: server.url },
       runId: 'anthropic-recorded',
     });
-    expect(recorded.outcome.ran).toBe(4);
+    expect(recorded.outcome.ran).toBe(8);
     expect(recorded.outcome.errored).toBe(0);
     expect(server.requests.every((request) => request.path === '/v1/messages')).toBe(true);
+    // The deferred rungs went the native way: Anthropic's tool search tool, the catalog behind defer_loading.
+    const tools = server.requests.map((request) => (request.body as { tools?: any[] }).tools ?? []);
+    expect(tools.some((list) => list.some((tool) => String(tool.type).startsWith('tool_search_tool_')))).toBe(true);
+    expect(tools.some((list) => list.some((tool) => tool.defer_loading === true))).toBe(true);
     const replayed = await sweepProject({
       ...ladder,
-      loading: ['eager'],
+      loading: ['eager', 'deferred'],
       selection: { ...selection, providers: [`replay:${cassette}`] },
       env: {},
       runId: 'anthropic-replayed',
     });
-    expect(replayed.rows).toHaveLength(2);
+    expect(replayed.rows).toHaveLength(4);
     expect(comparable(replayed.rows)).toEqual(comparable(recorded.rows));
+    // "first request" is what Anthropic was sent: its native search shows the always-loaded tools only,
+    // without the emulated search_tools the plan prices before it knows its providers.
+    for (const row of recorded.rows.filter((candidate) => candidate.loading === 'deferred')) {
+      const rung = recorded.plan.rungs.find((candidate) => candidate.surface === row.surface)!;
+      expect(row.initial_schema_tokens).toBeGreaterThan(0);
+      expect(row.initial_schema_tokens).toBeLessThan(rung.initial_schema_tokens!);
+    }
   });
 
   it('CLI: toolmark sweep --provider openai-compatible:MODEL@URL --record FILE, then --provider replay:FILE prints the same table', async () => {
