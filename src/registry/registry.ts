@@ -36,6 +36,8 @@ export interface InvokeContext<State> {
    * in real time. The call's simulated duration is written to `elapsedMs`.
    */
   simulatedTime?: { elapsedMs: number };
+  /** Who the call is for (a trial): named if its user code blocks the run (user-code-marker.ts). */
+  owner?: unknown;
 }
 
 /** The typed dispatcher (SPEC §4). */
@@ -178,7 +180,12 @@ class ToolRegistry<State> implements Registry<State> {
     }
 
     // 2. validate input
-    const checked = tool.input.validate(call.arguments);
+    // A user's schema is user code too (a zod refinement, a regex that backtracks).
+    const checked = callUserCode(
+      `the input schema of tool ${tool.name}`,
+      () => tool.input.validate(call.arguments),
+      context.owner,
+    );
     if (!checked.ok) {
       return failure(
         toolError('invalid_arguments', `The arguments for ${tool.name} do not match its input schema.`, {
@@ -320,7 +327,7 @@ class ToolRegistry<State> implements Registry<State> {
             result: failure(toolError('tool_timeout', `${tool.name} did not start.`, { tool: tool.name })),
           };
       }
-      return { fresh: true, result: await this.#runHandler(tool, input, handlerContext) };
+      return { fresh: true, result: await this.#runHandler(tool, input, handlerContext, context.owner) };
     })();
 
     // 5. the timeout boundary
@@ -387,10 +394,15 @@ class ToolRegistry<State> implements Registry<State> {
     tool: RegistryTool<State>,
     input: unknown,
     handlerContext: HandlerContext<State>,
+    owner: unknown,
   ): Promise<ToolResult> {
     let returned: unknown;
     try {
-      returned = await callUserCode(`the handler of tool ${tool.name}`, () => tool.spec.handler(input, handlerContext));
+      returned = await callUserCode(
+        `the handler of tool ${tool.name}`,
+        () => tool.spec.handler(input, handlerContext),
+        owner,
+      );
     } catch (error) {
       if (error instanceof ToolEnvironmentError) throw error;
       return failure(
@@ -411,7 +423,7 @@ class ToolRegistry<State> implements Registry<State> {
         }),
       );
     }
-    const output = tool.output.validate(returned);
+    const output = callUserCode(`the output schema of tool ${tool.name}`, () => tool.output.validate(returned), owner);
     if (!output.ok) {
       return failure(
         toolError('invalid_tool_output', `${tool.name} returned output that does not match its declared schema.`, {

@@ -19,6 +19,8 @@ import type { TrialInput, TrialState } from './trial.ts';
 /** What executing a call needs from its trial. */
 export interface CallContext extends Omit<TrialInput, 'registry' | 'trial'> {
   trialNumber: number;
+  /** The trial's input: names the trial if its user code blocks the run (InvokeContext.owner). */
+  owner: unknown;
   registry: Registry<unknown>;
   state: unknown;
   receipts: MemoryReceiptStore;
@@ -132,6 +134,7 @@ export async function executeProposal(
         receipts: context.receipts,
         signal: context.signal,
         simulatedTime,
+        owner: context.owner,
       },
     );
   } catch (caught) {
