@@ -52,7 +52,8 @@ export interface Registry<State> {
   /** JSON Schema of a tool's input (the seam's `jsonSchema`, a copy to change). Throws for an unknown tool (a programming error). */
   inputSchema(name: string): JsonSchema;
   /** Check arguments against the input schema without running anything. */
-  checkInput(name: string, args: unknown): { ok: true } | { ok: false; violations: Violation[] };
+  /** …`owner` as in InvokeContext: the schema is user code, named if it blocks the run. */
+  checkInput(name: string, args: unknown, owner?: unknown): { ok: true } | { ok: false; violations: Violation[] };
 }
 
 /** A tool as the pipeline runs it: schemas adapted to the seam, contract resolved. */
@@ -143,10 +144,10 @@ class ToolRegistry<State> implements Registry<State> {
     return structuredClone(tool.input.jsonSchema) as JsonSchema;
   }
 
-  checkInput(name: string, args: unknown): { ok: true } | { ok: false; violations: Violation[] } {
+  checkInput(name: string, args: unknown, owner?: unknown): { ok: true } | { ok: false; violations: Violation[] } {
     const tool = this.#tools.get(name);
     if (!tool) return { ok: false, violations: [{ path: '(root)', message: `unknown tool "${name}"` }] };
-    const checked = tool.input.validate(args);
+    const checked = callUserCode(`the input schema of tool ${tool.name}`, () => tool.input.validate(args), owner);
     return checked.ok ? { ok: true } : { ok: false, violations: checked.violations };
   }
 

@@ -17,7 +17,8 @@ export interface BlockedReport {
 
 interface Flight {
   planned: PlannedTrial;
-  startedAt: string;
+  /** Date.now(), not an ISO string: formatting one per trial cost ~1 µs, and it is needed only for a blocked trial. */
+  startedAt: number;
 }
 
 /**
@@ -38,7 +39,7 @@ export class InFlightTrials {
   }
 
   add(input: TrialInput, planned: PlannedTrial): void {
-    this.#flights.set(input, { planned, startedAt: new Date().toISOString() });
+    this.#flights.set(input, { planned, startedAt: Date.now() });
   }
 
   delete(input: TrialInput): void {
@@ -61,7 +62,10 @@ export class InFlightTrials {
     const flight = this.#flights.get(culprit.owner as TrialInput)!;
     let recorded = false;
     if (this.#write !== null) {
-      this.#write(abandonedTrial(culprit.owner as TrialInput, flight.startedAt, reason(culprit.what)), flight.planned);
+      this.#write(
+        abandonedTrial(culprit.owner as TrialInput, new Date(flight.startedAt).toISOString(), reason(culprit.what)),
+        flight.planned,
+      );
       this.#flights.delete(culprit.owner as TrialInput);
       recorded = true;
     }
