@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanEnv, completeLines, REPO_ROOT, runCli } from '../helpers/cli.ts';
+import { cleanEnv, completeLines, REPO_ROOT, runCli, trialLines, until } from '../helpers/cli.ts';
 import { BASE_PROJECT, projectWith } from '../load/materialize.ts';
 
 const DOMAIN = readFileSync(path.join(BASE_PROJECT, 'suites/notes/domain.ts'), 'utf8');
@@ -64,12 +64,8 @@ function handlerBlockingOnCall3(block: string): string {
 
 const READ_N1 = ['--task', 'read-n1', '--surface', 'typed', '--split', 'train', '--provider', 'replay:c.jsonl'];
 
-function trialsOf(folder: string): { trial: number; status: string; error: { message: string } | null }[] {
-  return readFileSync(path.join(folder, 'trials.jsonl'), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line));
-}
+const trialsOf = (folder: string) =>
+  trialLines<{ trial: number; status: string; error: { message: string } | null }>(folder);
 
 describe('(a) user code that blocks the run past run.user_code_limit_ms', () => {
   it('a handler in a synchronous loop: one line naming tool and trial, finished trials kept, the blocked one errored, exit 2; --resume does not run it again', async () => {
@@ -211,11 +207,6 @@ describe('(b) the forced stop with kill -INT <pid>', () => {
     expect(completeLines(path.join(out, 'int', 'trials.jsonl'))).toBe(2);
   }, 300_000);
 });
-
-/** Wait for a condition of a child process (its output): checked every 50 ms, no fixed sleep. */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
-}
 
 /** Pids of the children of `pid` whose name is `name` (from /proc). */
 function childrenNamed(pid: number, name: string): number[] {

@@ -14,10 +14,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RUN_FILES } from '../../src/run-folder/index.ts';
 import { TrialRecord } from '../../src/spec/index.ts';
 import { startFakeServer, type FakeReply, type FakeServer, type RecordedRequest } from '../providers/fake-server.ts';
-import { listFiles, runCli, type CliResult } from '../helpers/cli.ts';
+import { listFiles, runCli, trialLines, type CliResult } from '../helpers/cli.ts';
 import { faultOf, faultProject, faultTasks, KEY_VARIABLE } from './fault-project.ts';
 
 // Shaped like no known key: only the known-secret redaction can catch them.
@@ -188,12 +187,7 @@ const NEEDLES = [
 ];
 const leaks = (text: string) => NEEDLES.filter((needle) => text.includes(needle));
 
-function records(): TrialRecord[] {
-  return readFileSync(path.join(runDir(), RUN_FILES.trials), 'utf8')
-    .trimEnd()
-    .split('\n')
-    .map((line) => TrialRecord.parse(JSON.parse(line)));
-}
+const records = () => trialLines(runDir()).map((line) => TrialRecord.parse(line));
 
 describe('a key the server transforms before echoing it (d)', () => {
   it('each provider sent its key in a header only and got the transformed forms back', () => {

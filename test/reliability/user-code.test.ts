@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { matchConstraint } from '../../src/score/constraint.ts';
-import { cleanEnv, completeLines, REPO_ROOT, runCli } from '../helpers/cli.ts';
+import { cleanEnv, completeLines, REPO_ROOT, runCli, until } from '../helpers/cli.ts';
 import { runInProcess } from '../helpers/in-process-cli.ts';
 import { BASE_PROJECT, projectWith } from '../load/materialize.ts';
 
@@ -261,8 +261,3 @@ describe('user code during a run', () => {
     expect(completeLines(path.join(folder, 'trials.jsonl'))).toBe(5);
   }, 300_000);
 });
-
-/** Wait for a condition of a child process (its output, its /proc entry): checked every 50 ms, no fixed sleep. */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
-}
