@@ -63,6 +63,8 @@ interface RegistryTool<State> {
   input: ToolSchema;
   output: ToolSchema;
   runtime: RuntimeContract;
+  /** How each part of the tool is named as user code (user-code-marker.ts), made once, not per call. */
+  userCode: { handler: string; input: string; output: string };
 }
 
 /**
@@ -88,6 +90,11 @@ export function createRegistry<State>(
       input: toolSchemaOf(tool.input),
       output: toolSchemaOf(tool.output),
       runtime: resolveContract(tool, actionOf(tool, byAction)),
+      userCode: {
+        handler: `the handler of tool ${tool.name}`,
+        input: `the input schema of tool ${tool.name}`,
+        output: `the output schema of tool ${tool.name}`,
+      },
     });
   }
   return new ToolRegistry(byName);
@@ -147,7 +154,7 @@ class ToolRegistry<State> implements Registry<State> {
   checkInput(name: string, args: unknown, owner?: unknown): { ok: true } | { ok: false; violations: Violation[] } {
     const tool = this.#tools.get(name);
     if (!tool) return { ok: false, violations: [{ path: '(root)', message: `unknown tool "${name}"` }] };
-    const checked = callUserCode(`the input schema of tool ${tool.name}`, () => tool.input.validate(args), owner);
+    const checked = callUserCode(tool.userCode.input, () => tool.input.validate(args), owner);
     return checked.ok ? { ok: true } : { ok: false, violations: checked.violations };
   }
 
@@ -182,11 +189,7 @@ class ToolRegistry<State> implements Registry<State> {
 
     // 2. validate input
     // A user's schema is user code too (a zod refinement, a regex that backtracks).
-    const checked = callUserCode(
-      `the input schema of tool ${tool.name}`,
-      () => tool.input.validate(call.arguments),
-      context.owner,
-    );
+    const checked = callUserCode(tool.userCode.input, () => tool.input.validate(call.arguments), context.owner);
     if (!checked.ok) {
       return failure(
         toolError('invalid_arguments', `The arguments for ${tool.name} do not match its input schema.`, {
@@ -399,11 +402,7 @@ class ToolRegistry<State> implements Registry<State> {
   ): Promise<ToolResult> {
     let returned: unknown;
     try {
-      returned = await callUserCode(
-        `the handler of tool ${tool.name}`,
-        () => tool.spec.handler(input, handlerContext),
-        owner,
-      );
+      returned = await callUserCode(tool.userCode.handler, () => tool.spec.handler(input, handlerContext), owner);
     } catch (error) {
       if (error instanceof ToolEnvironmentError) throw error;
       return failure(
@@ -424,7 +423,7 @@ class ToolRegistry<State> implements Registry<State> {
         }),
       );
     }
-    const output = callUserCode(`the output schema of tool ${tool.name}`, () => tool.output.validate(returned), owner);
+    const output = callUserCode(tool.userCode.output, () => tool.output.validate(returned), owner);
     if (!output.ok) {
       return failure(
         toolError('invalid_tool_output', `${tool.name} returned output that does not match its declared schema.`, {
