@@ -6,11 +6,14 @@
  * header or a URL with credentials. A server may also echo the key inside a
  * successful answer (the text, a tool call, a refusal): every string of a
  * model turn loses the known keys before the turn leaves the adapter
- * (`withRedactedTurns`).
+ * (`withRedactedTurns`) — verbatim, in the encodings a server may echo them
+ * in (base64, hex, percent-encoding, JSON escapes) and as a run of 12 or
+ * more of their characters (secret-forms.ts).
  */
 import { ProviderError } from '../../src/spec/errors.ts';
 import { URL_CREDENTIALS } from './base-url.ts';
 import type { ModelTurn, Provider } from '../../src/spec/model.ts';
+import { formsOfSecret, redactFragments, type SecretForms } from './secret-forms.ts';
 
 const KEY_PATTERNS: RegExp[] = [
   // OpenAI / Anthropic / OpenRouter style keys: sk-…, sk-ant-…, sk-proj-…, sk-or-v1-…
@@ -25,12 +28,28 @@ const KEY_PATTERNS: RegExp[] = [
 
 export const REDACTED = '[redacted]';
 
-/** Replace every known secret, verbatim, in `text` (nothing else: model text keeps its own words). */
+// The encoded forms of each secret, computed once: every string of every turn is searched for them.
+// A pure memo keyed by the secret; a process holds a handful of keys.
+const secretForms = new Map<string, SecretForms>();
+
+function formsOf(secret: string): SecretForms {
+  let forms = secretForms.get(secret);
+  if (!forms) secretForms.set(secret, (forms = formsOfSecret(secret)));
+  return forms;
+}
+
+/**
+ * Replace every known secret in `text`: verbatim, encoded, or a long
+ * fragment of it (nothing else: model text keeps its own words).
+ */
 export function redactKnown(text: string, secrets: readonly string[] = []): string {
   let result = text;
   for (const secret of secrets) {
     // Very short strings would blank out ordinary words; real keys are long.
-    if (secret.length >= 4 && result.includes(secret)) result = result.split(secret).join(REDACTED);
+    if (secret.length < 4) continue;
+    const forms = formsOf(secret);
+    for (const form of forms.exact) if (result.includes(form)) result = result.split(form).join(REDACTED);
+    for (const form of forms.cut) result = redactFragments(result, form, REDACTED);
   }
   return result;
 }

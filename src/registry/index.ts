@@ -1,6 +1,7 @@
 /** The typed tool registry: ToolSpec, the invoke pipeline (SPEC §4), receipts, fingerprints. */
 export { createRegistry } from './registry.ts';
-export { callUserCode, runningUserCode } from './user-code-marker.ts';
+export { callUserCode, pendingUserCode, runningUserCall, runningUserCode } from './user-code-marker.ts';
+export type { UserCode } from './user-code-marker.ts';
 export type { InvokeContext, Registry } from './registry.ts';
 export type { HandlerContext, ToolSpec } from './tool-spec.ts';
 export { actionOf, contractConflicts, POLICY_FIELDS, resolveContract } from './contract.ts';

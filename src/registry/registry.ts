@@ -36,6 +36,8 @@ export interface InvokeContext<State> {
    * in real time. The call's simulated duration is written to `elapsedMs`.
    */
   simulatedTime?: { elapsedMs: number };
+  /** Who the call is for (a trial): named if its user code blocks the run (user-code-marker.ts). */
+  owner?: unknown;
 }
 
 /** The typed dispatcher (SPEC §4). */
@@ -50,7 +52,8 @@ export interface Registry<State> {
   /** JSON Schema of a tool's input (the seam's `jsonSchema`, a copy to change). Throws for an unknown tool (a programming error). */
   inputSchema(name: string): JsonSchema;
   /** Check arguments against the input schema without running anything. */
-  checkInput(name: string, args: unknown): { ok: true } | { ok: false; violations: Violation[] };
+  /** …`owner` as in InvokeContext: the schema is user code, named if it blocks the run. */
+  checkInput(name: string, args: unknown, owner?: unknown): { ok: true } | { ok: false; violations: Violation[] };
 }
 
 /** A tool as the pipeline runs it: schemas adapted to the seam, contract resolved. */
@@ -60,6 +63,8 @@ interface RegistryTool<State> {
   input: ToolSchema;
   output: ToolSchema;
   runtime: RuntimeContract;
+  /** How each part of the tool is named as user code (user-code-marker.ts), made once, not per call. */
+  userCode: { handler: string; input: string; output: string };
 }
 
 /**
@@ -85,6 +90,11 @@ export function createRegistry<State>(
       input: toolSchemaOf(tool.input),
       output: toolSchemaOf(tool.output),
       runtime: resolveContract(tool, actionOf(tool, byAction)),
+      userCode: {
+        handler: `the handler of tool ${tool.name}`,
+        input: `the input schema of tool ${tool.name}`,
+        output: `the output schema of tool ${tool.name}`,
+      },
     });
   }
   return new ToolRegistry(byName);
@@ -141,10 +151,10 @@ class ToolRegistry<State> implements Registry<State> {
     return structuredClone(tool.input.jsonSchema) as JsonSchema;
   }
 
-  checkInput(name: string, args: unknown): { ok: true } | { ok: false; violations: Violation[] } {
+  checkInput(name: string, args: unknown, owner?: unknown): { ok: true } | { ok: false; violations: Violation[] } {
     const tool = this.#tools.get(name);
     if (!tool) return { ok: false, violations: [{ path: '(root)', message: `unknown tool "${name}"` }] };
-    const checked = tool.input.validate(args);
+    const checked = callUserCode(tool.userCode.input, () => tool.input.validate(args), owner);
     return checked.ok ? { ok: true } : { ok: false, violations: checked.violations };
   }
 
@@ -178,7 +188,8 @@ class ToolRegistry<State> implements Registry<State> {
     }
 
     // 2. validate input
-    const checked = tool.input.validate(call.arguments);
+    // A user's schema is user code too (a zod refinement, a regex that backtracks).
+    const checked = callUserCode(tool.userCode.input, () => tool.input.validate(call.arguments), context.owner);
     if (!checked.ok) {
       return failure(
         toolError('invalid_arguments', `The arguments for ${tool.name} do not match its input schema.`, {
@@ -320,7 +331,7 @@ class ToolRegistry<State> implements Registry<State> {
             result: failure(toolError('tool_timeout', `${tool.name} did not start.`, { tool: tool.name })),
           };
       }
-      return { fresh: true, result: await this.#runHandler(tool, input, handlerContext) };
+      return { fresh: true, result: await this.#runHandler(tool, input, handlerContext, context.owner) };
     })();
 
     // 5. the timeout boundary
@@ -387,10 +398,11 @@ class ToolRegistry<State> implements Registry<State> {
     tool: RegistryTool<State>,
     input: unknown,
     handlerContext: HandlerContext<State>,
+    owner: unknown,
   ): Promise<ToolResult> {
     let returned: unknown;
     try {
-      returned = await callUserCode(`the handler of tool ${tool.name}`, () => tool.spec.handler(input, handlerContext));
+      returned = await callUserCode(tool.userCode.handler, () => tool.spec.handler(input, handlerContext), owner);
     } catch (error) {
       if (error instanceof ToolEnvironmentError) throw error;
       return failure(
@@ -411,7 +423,7 @@ class ToolRegistry<State> implements Registry<State> {
         }),
       );
     }
-    const output = tool.output.validate(returned);
+    const output = callUserCode(tool.userCode.output, () => tool.output.validate(returned), owner);
     if (!output.ok) {
       return failure(
         toolError('invalid_tool_output', `${tool.name} returned output that does not match its declared schema.`, {

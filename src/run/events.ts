@@ -1,4 +1,5 @@
 import type { LiveStates } from '../registry/index.ts';
+import type { InFlightTrials } from '../solve/index.ts';
 import type { TrialRecord } from '../spec/index.ts';
 
 /**
@@ -17,7 +18,15 @@ export type RunPhase = 'load' | 'preflight' | 'trials' | 'summary' | 'reports';
  */
 export interface RunEvents {
   /** The plan is known: trials planned, already done (a resumed run), and to run now; `live` when a provider talks to a live model; the run folder. */
-  onStart?(info: { total: number; skipped: number; todo: number; live: boolean; runDir: string }): void;
+  /** …and `userCodeLimitMs`, how long user code may block the run (`run.user_code_limit_ms`; the CLI's watchdog enforces it). */
+  onStart?(info: {
+    total: number;
+    skipped: number;
+    todo: number;
+    live: boolean;
+    runDir: string;
+    userCodeLimitMs: number;
+  }): void;
   /** A model request is retried (its cause, the wait); `where` names the trial. */
   onRetry?(
     note: { attempt: number; failure: string; waitedMs: number },
@@ -52,5 +61,7 @@ export interface RunControl {
   signal?: AbortSignal;
   /** Domain states of the trials in flight: a caller quitting at once calls `live.drain()` to tear them down. */
   live?: LiveStates;
+  /** The trials in flight: a caller whose run is blocked by user code records the blocked one (`inFlight.recordBlocked`). */
+  inFlight?: InFlightTrials;
   events?: RunEvents;
 }

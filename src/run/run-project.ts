@@ -27,7 +27,15 @@ import {
   type RunOutcome,
 } from '../solve/index.ts';
 import type { RunFacts } from '../report/index.ts';
-import { ConfigError, Manifest, RunSelection, Summary, type ProjectConfig, type SweepPlan } from '../spec/index.ts';
+import {
+  ConfigError,
+  DEFAULT_USER_CODE_LIMIT_MS,
+  Manifest,
+  RunSelection,
+  Summary,
+  type ProjectConfig,
+  type SweepPlan,
+} from '../spec/index.ts';
 import type { RunControl } from './events.ts';
 import { createRunFinalizer } from './finalizer.ts';
 import { describePlan, gitCommit, manifestConfig, manifestProviders } from './manifest.ts';
@@ -353,10 +361,17 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
           trial: planned.trial,
         })),
     live: prepared.live,
+    inFlight: prepared.inFlight,
     finish: (record, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
     onStart:
       events.onStart &&
-      ((info) => events.onStart!({ ...info, live: providers.some((entry) => !entry.offline), runDir })),
+      ((info) =>
+        events.onStart!({
+          ...info,
+          live: providers.some((entry) => !entry.offline),
+          runDir,
+          userCodeLimitMs: config.run.user_code_limit_ms ?? DEFAULT_USER_CODE_LIMIT_MS,
+        })),
     onTrialDone: events.onTrial && ((record) => events.onTrial!(record)),
     observe: (record) => finalizer.add(record),
   });

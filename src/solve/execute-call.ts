@@ -19,6 +19,8 @@ import type { TrialInput, TrialState } from './trial.ts';
 /** What executing a call needs from its trial. */
 export interface CallContext extends Omit<TrialInput, 'registry' | 'trial'> {
   trialNumber: number;
+  /** The trial's input: names the trial if its user code blocks the run (InvokeContext.owner). */
+  owner: unknown;
   registry: Registry<unknown>;
   state: unknown;
   receipts: MemoryReceiptStore;
@@ -47,11 +49,16 @@ function callRecord(
 }
 
 /** Routing and the input-schema check of a proposal, as the graders read them. */
-function checkProposal(proposal: ToolCallProposal, surface: ResolvedSurface, registry: Registry<unknown>) {
+function checkProposal(
+  proposal: ToolCallProposal,
+  surface: ResolvedSurface,
+  registry: Registry<unknown>,
+  owner?: unknown,
+) {
   const routed = routeProposal(proposal, surface);
   const schemaValid =
     routed.exposed && routed.callArgs && registry.has(routed.exposed.tool)
-      ? registry.checkInput(routed.exposed.tool, routed.callArgs).ok
+      ? registry.checkInput(routed.exposed.tool, routed.callArgs, owner).ok
       : null;
   return { routed, schemaValid };
 }
@@ -91,7 +98,7 @@ export async function executeProposal(
   turn: number,
   context: CallContext,
 ): Promise<CallRecord> {
-  const { routed, schemaValid } = checkProposal(proposal, context.surface, context.registry);
+  const { routed, schemaValid } = checkProposal(proposal, context.surface, context.registry, context.owner);
   const base = { turn, proposal, parsed: routed.parsed, routing: routed.routing };
   if (routed.error || routed.routing.kind !== 'resolved' || !routed.callArgs) {
     return callRecord(base, {
@@ -132,6 +139,7 @@ export async function executeProposal(
         receipts: context.receipts,
         signal: context.signal,
         simulatedTime,
+        owner: context.owner,
       },
     );
   } catch (caught) {

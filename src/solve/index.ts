@@ -14,6 +14,8 @@ export { preflight } from './preflight.ts';
 export { createEarlyStop, SAME_FAILURE_LIMIT } from './early-stop.ts';
 export type { EarlyStop, EarlyStopReason } from './early-stop.ts';
 export { conversationRejected } from './trial.ts';
+export { InFlightTrials } from './blocked-trials.ts';
+export type { BlockedReport } from './blocked-trials.ts';
 export { executeRun, planSchemaCosts, surfaceKey } from './run.ts';
 // The run's live domain states (a caller quitting at once tears them down).
 export { LiveStates } from '../registry/index.ts';

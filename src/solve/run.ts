@@ -10,6 +10,7 @@ import { ConfigError, type ConfigIssue } from '../spec/index.ts';
 import { trialIdentity } from './plan.ts';
 import { runTrial, type ToolTime } from './trial.ts';
 import type { EarlyStop, EarlyStopReason } from './early-stop.ts';
+import type { InFlightTrials } from './blocked-trials.ts';
 
 /** Trials started between two pauses of the worker pool (see `breathe` in executeRun). */
 const PAUSE_EVERY = 64;
@@ -34,6 +35,8 @@ export interface ExecuteRunOptions {
   signal?: AbortSignal;
   /** Domain states of the trials in flight, for a caller that must quit at once to tear them down (`live.drain()`). */
   live?: LiveStates;
+  /** The trials in flight, for a caller that must record a trial blocked by user code (InFlightTrials). */
+  inFlight?: InFlightTrials;
   onStart?(info: { total: number; skipped: number; todo: number }): void;
   onTrialDone?(record: TrialRecord): void;
   /** Each retried model request, with its cause (the CLI prints them). */
@@ -81,6 +84,8 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   // Every surface's cost counted before the first trial (a worker, unless already counted for the manifest).
   await planSchemaCosts(todo);
   const appender = new TrialAppender(options.runDir, { write: options.appendWrite });
+  const { inFlight } = options;
+  inFlight?.attach((raw, planned) => appender.append(options.finish ? options.finish(raw, planned) : raw));
   let ran = 0;
   let errored = 0;
   let stopped: EarlyStopReason | null = null;
@@ -99,7 +104,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
         planned.domain.name,
         (registry = createDomainRegistry(planned.domain.domain) as Registry<unknown>),
       );
-    const raw = await runTrial({
+    const input = {
       provider: planned.provider,
       domain: planned.domain.domain,
       surface: planned.surface,
@@ -110,9 +115,18 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
       signal,
       toolTime: options.toolTime,
       maxToolOutputBytes: options.maxToolOutputBytes,
-      onRetry: options.onRetry ? (note) => options.onRetry!(note, planned) : undefined,
+      onRetry: options.onRetry
+        ? (note: Parameters<NonNullable<ExecuteRunOptions['onRetry']>>[0]) => options.onRetry!(note, planned)
+        : undefined,
       live: options.live,
-    });
+    };
+    inFlight?.add(input, planned);
+    let raw: TrialRecord;
+    try {
+      raw = await runTrial(input);
+    } finally {
+      inFlight?.delete(input);
+    }
     if (writeFailure !== null) return;
     const record = options.finish ? options.finish(raw, planned) : raw;
     try {

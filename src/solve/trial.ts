@@ -88,7 +88,7 @@ export function runTrial(input: TrialInput): Promise<TrialRecord> {
   if (domain.teardown === undefined) {
     let created: unknown;
     try {
-      created = callUserCode(`createState of domain ${domain.name}`, () => domain.createState());
+      created = callUserCode(`createState of domain ${domain.name}`, () => domain.createState(), input);
     } catch (caught) {
       return Promise.resolve(setupFailed(input, startedAt, caught));
     }
@@ -99,13 +99,19 @@ export function runTrial(input: TrialInput): Promise<TrialRecord> {
 
 /** The record of a trial whose backend could not be set up (an MCP server did not start): errored, not scored. */
 function setupFailed(input: TrialInput, startedAt: string, caught: unknown): TrialRecord {
+  return abandonedTrial(input, startedAt, `the domain's createState failed: ${environmentFailure(caught).message}`);
+}
+
+/**
+ * The record of a trial that could not run to its end (its backend did not
+ * start, its user code blocked the run): errored with `message`, no turns
+ * kept, not scored — so `--resume` does not run it again.
+ */
+export function abandonedTrial(input: TrialInput, startedAt: string, message: string): TrialRecord {
   return trialRecord(input, {
     startedAt,
     stopReason: 'errored',
-    error: {
-      ...environmentFailure(caught),
-      message: `the domain's createState failed: ${environmentFailure(caught).message}`,
-    },
+    error: { status: null, message, retryable: false },
     requests: [],
     turns: [],
     trial: { calls: [], effects: [], seenChanges: new Set() },
@@ -118,7 +124,7 @@ function setupFailed(input: TrialInput, startedAt: string, caught: unknown): Tri
 async function runWithLifecycle(input: TrialInput, startedAt: string): Promise<TrialRecord> {
   let state: unknown;
   try {
-    state = await callUserCode(`createState of domain ${input.domain.name}`, () => input.domain.createState());
+    state = await callUserCode(`createState of domain ${input.domain.name}`, () => input.domain.createState(), input);
   } catch (caught) {
     return setupFailed(input, startedAt, caught);
   }
@@ -231,6 +237,7 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
       try {
         call = await executeProposal(proposal, turn, {
           ...input,
+          owner: input,
           trialNumber: input.trial,
           registry,
           state,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MIN_REQUESTS_PER_MINUTE, TimeoutMs, TrialCount } from './numeric-limits.ts';
+import { MIN_REQUESTS_PER_MINUTE, TimeoutMs, TrialCount, UserCodeLimitMs } from './numeric-limits.ts';
 import { MAX_SIZE_LIMIT_BYTES } from './size-limits.ts';
 
 /** Price per million tokens for one model. */
@@ -90,6 +90,8 @@ export const ProjectConfig = z.strictObject({
       max_response_bytes: z.number().int().positive().max(MAX_SIZE_LIMIT_BYTES).optional(),
       /** Cap on one tool result as the model sees it, in UTF-8 bytes of its JSON (default 256 KiB). */
       max_tool_output_bytes: z.number().int().positive().max(MAX_SIZE_LIMIT_BYTES).optional(),
+      /** How long user code (a handler, a schema, createState) may block the main thread before the run is stopped (default 60 s). */
+      user_code_limit_ms: UserCodeLimitMs.optional(),
     })
     .default({ providers: ['replay'], trials: 3, concurrency: 8, split: 'all', out: 'results', tool_time: 'auto' }),
   providers: z.record(z.string(), ProviderPreset).default({}),

@@ -24,7 +24,7 @@ export function compileLinearRegex(
   } catch (error) {
     const message = (error as Error).message.replace(/^error parsing regexp: /, '');
     const unsupported = /invalid escape sequence: `\\[1-9]|Perl syntax: `\(\?<?[=!]/.test(message)
-      ? ' (backreferences and lookaround are not supported: patterns run on a linear-time engine so a crafted argument cannot hang the grader)'
+      ? ' (backreferences and lookaround are not supported: patterns run on a linear-time engine so a crafted argument cannot hang toolmark; rewrite the pattern without them)'
       : '';
     return { error: `${message}${unsupported}` };
   }

@@ -18,6 +18,21 @@ export const MAX_TOOL_ATTEMPTS = 100;
 /** Most trials per task × surface × provider. */
 export const MAX_TRIALS = 100_000;
 
+/** How long user code may block the run's main thread by default (`run.user_code_limit_ms`): a handler in an endless loop. */
+export const DEFAULT_USER_CODE_LIMIT_MS = 60_000;
+/** Shortest such limit: below it a busy machine's pauses (GC, a starved process) would read as a blocked handler. */
+export const MIN_USER_CODE_LIMIT_MS = 100;
+
+/** `run.user_code_limit_ms`: MIN_USER_CODE_LIMIT_MS to MAX_TIMEOUT_MS. */
+export const UserCodeLimitMs = z
+  .number()
+  .int()
+  .min(
+    MIN_USER_CODE_LIMIT_MS,
+    `at least ${MIN_USER_CODE_LIMIT_MS} ms: a shorter limit would stop runs on ordinary pauses (garbage collection, a busy machine)`,
+  )
+  .max(MAX_TIMEOUT_MS, `at most ${MAX_TIMEOUT_MS} ms (24 h): a longer timer cannot be armed (Node fires it at once)`);
+
 /** A timeout in ms: a positive integer up to MAX_TIMEOUT_MS, with a message that says the range and why. */
 export const TimeoutMs = z
   .number()

@@ -81,3 +81,16 @@ export function completeLines(file: string): number {
   for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) count += 1;
   return count;
 }
+
+/** Wait for a condition of a child process (its output, its files): checked every 50 ms, no fixed sleep. */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** The trial records of a run folder's `trials.jsonl`, parsed as JSON (not checked against the schema). */
+export function trialLines<T = Record<string, unknown>>(runDir: string): T[] {
+  return readFileSync(path.join(runDir, 'trials.jsonl'), 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as T);
+}

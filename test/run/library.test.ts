@@ -53,6 +53,8 @@ describe('src/run', { timeout: 180_000 }, () => {
       todo: result.manifest.planned,
       live: false,
       runDir: result.runDir,
+      // run.user_code_limit_ms, unset in this project: the default, 60 s.
+      userCodeLimitMs: 60_000,
     });
     expect(seen.trials).toBe(result.manifest.planned);
     expect(result.outcome).toMatchObject({ ran: result.manifest.planned, skipped: 0, interrupted: false });

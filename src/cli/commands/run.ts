@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import type { Command } from 'commander';
 import { ConfigError } from '../../spec/errors.ts';
 import { collect, displayPath } from '../cli-helpers.ts';
@@ -85,6 +86,8 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   const { displayPath: shownPath } = await import('../cli-helpers.ts');
   const { guardUserExit } = await import('../user-exit-guard.ts');
   const { watchStuckHandlers } = await import('../stuck-handler-watchdog.ts');
+  const { InFlightTrials } = await import('../../solve/index.ts');
+  const { reportBlockedRun } = await import('../blocked-run.ts');
   const root = flags.root ?? '.';
   const concurrency = positiveInteger('--concurrency', flags.concurrency);
   const selection = flags.resume ? undefined : selectionOf(flags);
@@ -94,8 +97,11 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   const stop = new AbortController();
   // Domain states of trials in flight: quitting at once still tears them down (servers, temp folders).
   const live = new LiveStates();
+  // The trials in flight: one blocked by user code past run.user_code_limit_ms is recorded as errored.
+  const inFlight = new InFlightTrials();
+  const realExit = process.exit.bind(process);
   const onInterrupt = () => {
-    watchdog?.answered();
+    watchdog.answered();
     if (stop.signal.aborted) {
       exitGuard?.restore();
       // Quitting at once: the folder's lock goes too (a resume would take a stale one over, with a note).
@@ -111,9 +117,26 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   let trialsRunning = false;
   // process.exit by user code while the trials run: refused, reported at the end (exit 2).
   let exitGuard: ReturnType<typeof guardUserExit> | null = null;
-  // Two Ctrl-Cs while a handler blocks the main thread: the watchdog ends the process.
-  let watchdog: ReturnType<typeof watchStuckHandlers> | null = null;
   let folder: string | null = null;
+  let limitMs = 0;
+  // A handler blocking the main thread: two Ctrl-Cs, or run.user_code_limit_ms, and the watchdog ends the process.
+  // Started now so it is up when the trials begin (it acts only once armed).
+  let blockedLine: (() => string) | null = null;
+  const watchdog = watchStuckHandlers({
+    report: () => {
+      const resume = `toolmark run --resume ${shownPath(folder!)}`;
+      blockedLine = reportBlockedRun(inFlight, { runDir: folder!, limitMs, resume });
+      stop.abort();
+    },
+    cleanUp: () => {
+      progress?.stop();
+      if (folder !== null) releaseRunFolderLock(folder);
+    },
+    exit: (code) => {
+      if (blockedLine) writeSync(2, blockedLine());
+      return realExit(code);
+    },
+  });
   // Ctrl-C once the trials are done: the summary and reports are written together or not at all.
   let finishing: (() => void) | null = null;
   const trialsDone = () => {
@@ -122,13 +145,14 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     progress?.stop();
     process.off('SIGINT', onInterrupt);
     exitGuard?.restore();
-    watchdog?.stop();
+    watchdog.stop();
   };
   const events: RunEvents = {
     onNote: (note) => process.stderr.write(`note: ${note}\n`),
     onStart: (info) => {
       folder = info.runDir;
-      watchdog = watchStuckHandlers(info.runDir, `toolmark run --resume ${shownPath(info.runDir)}`);
+      limitMs = info.userCodeLimitMs;
+      watchdog.arm({ runDir: info.runDir, resume: `toolmark run --resume ${shownPath(info.runDir)}`, limitMs });
       progress = createProgress(process.stderr, undefined, { log: info.live });
       progress.start(info);
     },
@@ -154,12 +178,23 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   };
   let result: RunResult;
   try {
-    const common = { root, concurrency, record: flags.record, out: flags.out, stop: stop.signal, live, events };
+    const common = {
+      root,
+      concurrency,
+      record: flags.record,
+      out: flags.out,
+      stop: stop.signal,
+      live,
+      inFlight,
+      events,
+    };
     result = flags.resume
       ? await resumeRun({ ...common, run: flags.resume, allowStale: flags.allowStale })
       : await runProject({ ...common, selection, runId: flags.runId });
   } finally {
     trialsDone();
+    // Also when the run failed before its trials (a config error): the idle worker ends.
+    watchdog.stop();
     (finishing as (() => void) | null)?.();
   }
 

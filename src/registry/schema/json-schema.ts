@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Ajv as AjvCore, ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../../spec/index.ts';
 import { frozen, type ToolSchema, type Validation, type Violation } from './tool-schema.ts';
+import { linearPatternEngine } from './linear-pattern.ts';
 
 /** The JSON Schema drafts toolmark validates, chosen by a schema's `$schema` (default 2020-12). */
 export type JsonSchemaDraft = '2020-12' | '2019-09' | 'draft-07';
@@ -73,6 +74,8 @@ function validatorFor(draft: JsonSchemaDraft, strict: boolean): AjvCore {
       // Tools from different servers may reuse an `$id`; each schema stands alone.
       addUsedSchema: false,
       logger: false,
+      // `pattern` and `patternProperties` on a linear-time engine: a crafted argument cannot hang validation.
+      code: { regExp: linearPatternEngine },
     });
     addFormats(ajv);
     validators.set(id, ajv);
