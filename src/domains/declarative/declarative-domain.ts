@@ -7,7 +7,10 @@ import type { ActionSpec, DomainFile, Json } from '../../spec/index.ts';
 import { errorTable, fixtureError, runtimeOf, type ResolvedDefinition } from '../tool-definition.ts';
 import { applyStoreOperation, collectionView, createRecordStore, type RecordStore } from './record-store.ts';
 
-const ANYTHING = fromJsonSchema({});
+// Made on first use: compiling it loads ajv, which a project of TypeScript
+// domains never needs (importing this module must stay free).
+let anything: ReturnType<typeof fromJsonSchema> | undefined;
+const anyOutput = () => (anything ??= fromJsonSchema({}));
 
 /**
  * A declarative domain (docs/domain-yaml.md): one registry tool per action,
@@ -26,7 +29,7 @@ export function declarativeDomain(
       name: action.id,
       description: definition.description,
       input: definition.input,
-      output: definition.output ?? ANYTHING,
+      output: definition.output ?? anyOutput(),
       runtime: runtimeOf(action),
       handler(input: Record<string, Json>, { state, recordEffect }) {
         for (const response of action.responses) {
