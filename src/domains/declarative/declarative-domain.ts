@@ -1,16 +1,13 @@
 import type { Domain } from '../../registry/domain.ts';
 import { fail } from '../../registry/index.ts';
-import { fromJsonSchema } from '../../registry/schema/index.ts';
+import { anyValueSchema } from '../../registry/schema/index.ts';
 import type { ToolSpec } from '../../registry/tool-spec.ts';
 import { matchFields } from '../../score/constraint.ts';
 import type { ActionSpec, DomainFile, Json } from '../../spec/index.ts';
 import { errorTable, fixtureError, runtimeOf, type ResolvedDefinition } from '../tool-definition.ts';
 import { applyStoreOperation, collectionView, createRecordStore, type RecordStore } from './record-store.ts';
 
-// Made on first use: compiling it loads ajv, which a project of TypeScript
-// domains never needs (importing this module must stay free).
-let anything: ReturnType<typeof fromJsonSchema> | undefined;
-const anyOutput = () => (anything ??= fromJsonSchema({}));
+const ANYTHING = anyValueSchema();
 
 /**
  * A declarative domain (docs/domain-yaml.md): one registry tool per action,
@@ -29,7 +26,7 @@ export function declarativeDomain(
       name: action.id,
       description: definition.description,
       input: definition.input,
-      output: definition.output ?? anyOutput(),
+      output: definition.output ?? ANYTHING,
       runtime: runtimeOf(action),
       handler(input: Record<string, Json>, { state, recordEffect }) {
         for (const response of action.responses) {
