@@ -9,6 +9,7 @@ import { withGradingInputs } from '../../src/run/grading-inputs.ts';
 import { rescoreRun, runProject } from '../../src/run/index.ts';
 import { readManifest } from '../../src/run-folder/index.ts';
 import type { Manifest } from '../../src/spec/index.ts';
+import { runCli } from '../helpers/cli.ts';
 
 // `report --rescore` with nothing to re-grade (src/run/grading-inputs.ts):
 // a run records digests of what its grades depend on; a re-score that finds
@@ -70,6 +71,18 @@ describe('re-score with unchanged inputs', { timeout: 180_000 }, () => {
       unchanged: false,
       changed: 0,
     });
+  });
+
+  it('`toolmark report --rescore` says there is nothing to re-score and writes nothing', async () => {
+    const cli = (args: string[]) => runCli(args, { cwd: root, timeoutMs: 240_000 });
+    const ran = await cli(['run', '--root', root, '--run-id', 'by-cli']);
+    expect(ran.code, ran.stderr).toBe(0);
+    const runDir = path.join(out(), 'by-cli');
+    const before = folderBytes(runDir);
+    const rescored = await cli(['report', runDir, '--rescore', '--root', root]);
+    expect(rescored.code, rescored.stderr).toBe(0);
+    expect(rescored.stdout).toMatch(/^nothing to re-score: .* the run is unchanged\n$/);
+    expect(folderBytes(runDir)).toEqual(before);
   });
 
   it('gives no digest to a domain whose grading can reach outside its folders', () => {
