@@ -25,18 +25,45 @@ const CODE_FOLDERS = COMPILED ? ['dist/src', 'dist/providers'] : ['src', 'provid
 // Code files only: declarations and source maps do not grade anything.
 const CODE_FILE = /(?<!\.d)\.[jt]s$/;
 
-let code: string | undefined;
+let code: string | null | undefined;
 /**
- * Digest of toolmark's code files, made once a process: each file's path,
- * size and modification time, as make compares them (reading ~300 files
+ * Digest of toolmark's code, made once a process: its package.json, the
+ * installed version of each dependency, and each code file's path, size and
+ * modification time, as make compares them (reading ~300 files
  * cost ~0.1 s of a re-score that has nothing to do). An edit changes them;
  * a file restored to its old bytes changes them too, which only costs a
- * full re-score.
+ * full re-score. Null when the code cannot be listed (no digest, no skip).
  */
-function codeDigest(): string {
+function codeDigest(): string | null {
   if (code !== undefined) return code;
-  const root = packageRoot();
-  const hash = createHash('sha256').update(readFileSync(join(root, 'package.json')));
+  try {
+    code = digestCode(packageRoot());
+  } catch {
+    code = null;
+  }
+  return code;
+}
+
+/** The installed version of a dependency: under toolmark's own node_modules, else beside toolmark (hoisted). */
+function dependencyVersion(root: string, name: string): string {
+  for (const folder of [join(root, 'node_modules', name), join(root, '..', name)]) {
+    try {
+      return (JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version: string }).version;
+    } catch {
+      // not installed here
+    }
+  }
+  return 'not found';
+}
+
+function digestCode(root: string): string {
+  const manifest = readFileSync(join(root, 'package.json'));
+  const hash = createHash('sha256').update(manifest);
+  // Dependencies parse and check what grading reads (js-yaml, zod, re2js…): their versions count too.
+  const dependencies = Object.keys(
+    (JSON.parse(manifest.toString('utf8')) as { dependencies?: object }).dependencies ?? {},
+  );
+  for (const name of dependencies.sort()) hash.update(`${name}@${dependencyVersion(root, name)}\n`);
   for (const folder of CODE_FOLDERS) {
     const files = readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
       .filter((entry) => entry.isFile() && CODE_FILE.test(entry.name))
@@ -47,20 +74,20 @@ function codeDigest(): string {
       hash.update(`${relative(root, file).split(sep).join('/')}\0${size}\0${mtimeMs}\n`);
     }
   }
-  code = `sha256:${hash.digest('hex')}`;
-  return code;
+  return `sha256:${hash.digest('hex')}`;
 }
 
 /** The inputs of a run of `domains` of a loaded project; undefined when one of them has no digest. */
 export function gradingInputsOf(project: Project, domains: readonly string[]): GradingInputs | undefined {
-  if (typeof project.configDigest !== 'string') return undefined;
+  const code = codeDigest();
+  if (typeof project.configDigest !== 'string' || code === null) return undefined;
   const digests: Record<string, string> = {};
   for (const name of [...new Set(domains)].sort()) {
     const digest = project.domains.find((domain) => domain.name === name)?.inputDigest;
     if (typeof digest !== 'string') return undefined;
     digests[name] = digest;
   }
-  return { code: codeDigest(), config: project.configDigest, domains: digests };
+  return { code, config: project.configDigest, domains: digests };
 }
 
 /** True when the inputs a run recorded are those of the project at `root` today, read as bytes, nothing parsed. */
