@@ -10,11 +10,23 @@
 // Used by bin/toolmark.js and by the bench's child processes (scripts/bench/),
 // so the bench measures what the CLI does.
 
+// Vega only pays off through tsx: compiled, nothing stands between a lazy
+// import and node's loader, so the report step imports it when (and only
+// when) it draws a chart — `report --rescore` with nothing to re-grade draws none.
 const RENDERS_CHARTS = new Set(['run', 'report', 'merge']);
 
-/** Preload what `toolmark <command> <args>` will need; nothing for bare `--help`. */
-export async function preloadPlainModules(command, args) {
+/**
+ * Preload what `toolmark <command> <args>` will need; nothing for bare `--help`.
+ * `throughTsx`: the TypeScript sources will run through tsx (a checkout), so
+ * the chart modules are worth loading now too.
+ */
+export async function preloadPlainModules(command, args, { throughTsx = true } = {}) {
   if (command === undefined) return;
-  const charts = RENDERS_CHARTS.has(command) && !args.includes('--help') && !args.includes('-h');
+  const charts =
+    throughTsx &&
+    RENDERS_CHARTS.has(command) &&
+    !args.includes('--help') &&
+    !args.includes('-h') &&
+    !(command === 'report' && args.includes('--rescore'));
   await Promise.all([import('zod'), import('yaml'), ...(charts ? [import('vega'), import('vega-lite')] : [])]);
 }

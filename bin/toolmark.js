@@ -11,14 +11,16 @@ import { register as registerHooks } from 'node:module';
 import { preloadPlainModules } from './preload.js';
 
 const args = process.argv.slice(2);
+const source = new URL('../src/cli/main.ts', import.meta.url);
+const fromSource = existsSync(source) && process.env.TOOLMARK_DIST !== '1';
 await preloadPlainModules(
   args.find((arg) => !arg.startsWith('-')),
   args,
+  { throughTsx: fromSource },
 );
 
-const source = new URL('../src/cli/main.ts', import.meta.url);
 let main;
-if (existsSync(source) && process.env.TOOLMARK_DIST !== '1') {
+if (fromSource) {
   // Ours first: hooks run last-registered first, so tsx resolves `toolmark`
   // through ours and then loads the TypeScript file it names.
   registerHooks('./source-resolve.js', import.meta.url);

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,9 +122,26 @@ export async function distinctFigures(work: string, line: (text: string) => void
   const rescore = checked(await timeToolmark(['report', 'results/run-10k', '--rescore'], root));
   const ratio = run.wallMs / rescore.wallMs;
   line(
-    `5c. \`toolmark report --rescore\` of that run: ${whole(rescore)}; ${ratio.toFixed(1)}× faster than the run (CPU ${(run.cpuMs / rescore.cpuMs).toFixed(1)}×) — target ≥ ${DISTINCT_TARGETS.rescoreRatio}×: ${verdict(ratio >= DISTINCT_TARGETS.rescoreRatio)} [load ${loadBefore} → ${load()}]`,
+    `5c. \`toolmark report --rescore\` of that run, nothing edited (${/nothing to re-score/.test(rescore.stdout) ? 'nothing re-graded' : 'every trial graded again'}): ${whole(rescore)}; ${ratio.toFixed(1)}× faster than the run (CPU ${(run.cpuMs / rescore.cpuMs).toFixed(1)}×) — target ≥ ${DISTINCT_TARGETS.rescoreRatio}×: ${verdict(ratio >= DISTINCT_TARGETS.rescoreRatio)} [load ${loadBefore} → ${load()}]`,
   );
   results.rescore_10k = { ...strip(rescore), ratio, cpu_ratio: run.cpuMs / rescore.cpuMs, load: loadBefore };
+
+  // The same after one task's expected arguments are edited: every trial graded again (the skip above no longer applies).
+  const taskFile = path.join(root, 'suites', 'desk', 'tasks', 'part-001.yaml');
+  const tasks = readFileSync(taskFile, 'utf8');
+  writeFileSync(taskFile, tasks.replace('args: { symbol: "S1" }', 'args: { symbol: "S99" }'));
+  loadBefore = load();
+  const regrade = checked(await timeToolmark(['report', 'results/run-10k', '--rescore'], root));
+  const regradeRatio = run.wallMs / regrade.wallMs;
+  line(
+    `5c'. the same after editing one task (every trial graded again, 1 changed): ${whole(regrade)}; ${regradeRatio.toFixed(1)}× faster than the run (CPU ${(run.cpuMs / regrade.cpuMs).toFixed(1)}×) [load ${loadBefore} → ${load()}]`,
+  );
+  results.rescore_10k_edited = {
+    ...strip(regrade),
+    ratio: regradeRatio,
+    cpu_ratio: run.cpuMs / regrade.cpuMs,
+    load: loadBefore,
+  };
 
   const large = await generate(work, 'distinct-100k', 100_000);
   loadBefore = load();

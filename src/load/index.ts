@@ -9,6 +9,7 @@ import {
 } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { loadConfig } from './config.ts';
+import { configDigest, domainInputDigest } from './input-digest.ts';
 import { chooseDomains, discoverDomainNames, findOrphanFolders, importDomain } from './domains.ts';
 import { loadSurfaces } from './surfaces.ts';
 import { projectDistractorSources } from './distractor-sources.ts';
@@ -20,6 +21,8 @@ export interface Project {
   config: ProjectConfig;
   /** Absolute path of `toolmark.config.yaml`, or null when the project has none. */
   configFile: string | null;
+  /** Digest of the config file's bytes as loaded (`none` without one; null when it changed while loading). */
+  configDigest?: string | null;
   domains: LoadedDomain[];
 }
 
@@ -30,6 +33,12 @@ export interface LoadedDomain {
   domain: Domain;
   surfaces: ResolvedSurface[];
   tasks: Task[];
+  /**
+   * Digest of the domain's files as loaded (src/load/input-digest.ts): null
+   * when its grading can depend on files elsewhere, or a file changed while
+   * it loaded. A run records it so a re-score can see nothing changed.
+   */
+  inputDigest?: string | null;
 }
 
 export interface LoadOptions {
@@ -115,6 +124,7 @@ export async function loadProject(root: string, options: LoadOptions = {}): Prom
   const absoluteRoot = resolve(root);
   const issues: ConfigIssue[] = [];
   const { config, file: configFile, source: configSource } = await loadConfig(absoluteRoot, issues);
+  const configInputs = configDigest(absoluteRoot);
   const discovered = await discoverDomainNames(absoluteRoot);
   const names = chooseDomains(discovered, config.domains, options.domains, configSource, issues);
   // Asked for specific domains: folders of other domains are none of our business.
@@ -125,6 +135,8 @@ export async function loadProject(root: string, options: LoadOptions = {}): Prom
   const domains: LoadedDomain[] = [];
   const sources = projectDistractorSources(absoluteRoot, discovered);
   for (const name of names) {
+    // Digested before and after loading: equal, the loader read these bytes.
+    const digestBefore = domainInputDigest(absoluteRoot, name);
     const found = await importDomain(absoluteRoot, name, issues);
     if (!found) continue;
     const before = issues.length;
@@ -136,11 +148,19 @@ export async function loadProject(root: string, options: LoadOptions = {}): Prom
     ];
     for (const item of located) checkTask(item, found.domain, issues);
     checkTaskSet(located, surfaces, found.domain, surfacesFailed, issues);
-    domains.push({ name, dir: found.dir, domain: found.domain, surfaces, tasks: located.map((item) => item.task) });
+    const digestAfter = domainInputDigest(absoluteRoot, name);
+    domains.push({
+      name,
+      dir: found.dir,
+      domain: found.domain,
+      surfaces,
+      tasks: located.map((item) => item.task),
+      inputDigest: digestBefore === digestAfter ? digestAfter : null,
+    });
   }
 
   if (issues.length > 0) throw new ConfigError(sortIssues(dedupe(issues)));
-  return { root: absoluteRoot, config, configFile, domains };
+  return { root: absoluteRoot, config, configFile, configDigest: configInputs, domains };
 }
 
 /** An issue reached twice (a parent surface's entry seen again through a revision) is shown once. */

@@ -3,6 +3,7 @@ import { relative } from 'node:path';
 import { Document, LineCounter, isMap, isPair, isScalar, parseDocument, visit, type Node } from 'yaml';
 import type { ConfigIssue } from '../spec/index.ts';
 import { parseFast, type FastParse } from './fast-yaml.ts';
+import { cachedParseFast } from './parse-cache.ts';
 import { decodeSuiteText } from './text-encoding.ts';
 
 /** Files bigger than this are refused before parsing: no hand-written suite file is that large. */
@@ -161,7 +162,7 @@ export async function readSourceFile(path: string, root: string, issues: ConfigI
   }
   const text = decodeSuiteText(await readFile(path), display, issues);
   if (text === null) return null;
-  const fast = parseFast(text);
+  const fast = cachedParseFast(path, text);
   if (fast) return new SourceFile(display, text, { fast });
   const tree = parseWithPositions(text);
   const { document, lines } = tree;

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { loadProject, type Project } from '../load/index.ts';
 import {
   RunFolderTransaction,
@@ -9,6 +10,7 @@ import {
   trialLine,
   parseUngradedTrialLine,
   readManifest,
+  readSummary,
   readTrialLines,
   replaceTrials,
   runFile,
@@ -27,6 +29,7 @@ import {
 } from '../spec/index.ts';
 import type { RunEvents } from './events.ts';
 import { createRunFinalizer } from './finalizer.ts';
+import { gradingInputsOf, gradingInputsUnchanged } from './grading-inputs.ts';
 import { toolmarkVersion } from './version.ts';
 
 /** `rescoreRun`: which run, against which project. */
@@ -41,10 +44,20 @@ export interface RescoreRunOptions {
   sampleLimit?: number;
   /** `onPhase('reports')` once summary.json is written; `betweenPhases` before the reports render. */
   events?: RunEvents;
+  /**
+   * When the run recorded its grading inputs and they are all unchanged
+   * (src/run/grading-inputs.ts), grade nothing and leave the run folder as
+   * it is (`unchanged: true`): the grades, summary and reports are already
+   * the ones a re-score would write. `toolmark report --rescore` sets it.
+   */
+  skipUnchanged?: boolean;
 }
 
 /** What a re-score found. */
 export interface RescoreResult {
+  /** Nothing was graded: every grading input is as the run recorded it (`skipUnchanged`); the folder is untouched. */
+  unchanged: boolean;
+  /** Trials graded again (0 when `unchanged`). */
   trials: number;
   /** Trials whose verdicts differ from the recorded ones (trials.jsonl was rewritten when > 0). */
   changed: number;
@@ -98,6 +111,9 @@ export async function rescoreRun(options: RescoreRunOptions): Promise<RescoreRes
 
 async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult> {
   const { runDir } = options;
+  const recorded = readManifest(runDir);
+  if (options.skipUnchanged && nothingToRegrade(runDir, recorded, options.root))
+    return { unchanged: true, trials: 0, changed: 0, flips: new Map(), summary: readSummary(runDir) };
   const project = options.project ?? (await loadProjectForRun(options.root, runDir));
   const manifest = readManifest(runDir);
   const gradings = tasksToGrade(project, manifest.tasks, runFile(runDir, 'manifest'));
@@ -157,8 +173,15 @@ async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult>
     }
     const summary = finalizer.writeSummary(runDir, rescore.write);
     await options.events?.onPhase?.('reports');
+    // The inputs graded against now (none recorded when a domain has no digest).
+    const { grading_inputs: _before, ...earlier } = manifest;
+    const inputs = gradingInputsOf(
+      project,
+      manifest.tasks.map((task) => task.domain),
+    );
     const rescored: Manifest = {
-      ...manifest,
+      ...earlier,
+      ...(inputs ? { grading_inputs: inputs } : {}),
       rescored: {
         at: new Date().toISOString(),
         toolmark_version: toolmarkVersion(),
@@ -173,11 +196,22 @@ async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult>
       write: rescore.write,
     });
     rescore.commit();
-    return { trials, changed: changedLines.size, flips, summary };
+    return { unchanged: false, trials, changed: changedLines.size, flips, summary };
   } catch (error) {
     rescore.abandon();
     throw error;
   }
+}
+
+/**
+ * True when a finished run with its summary recorded grading inputs that
+ * are all the same today: grading is pure, so nothing would change.
+ */
+function nothingToRegrade(runDir: string, manifest: Manifest, root: string): boolean {
+  if (manifest.grading_inputs === undefined || manifest.finished_at === null || manifest.partial !== undefined)
+    return false;
+  if (!existsSync(runFile(runDir, 'summary'))) return false;
+  return gradingInputsUnchanged(manifest.grading_inputs, root);
 }
 
 /** The tasks of the run, looked up in today's project; a ConfigError listing every one that is gone or changed kind/split. */

@@ -39,6 +39,7 @@ import {
 import type { RunControl } from './events.ts';
 import { createRunFinalizer } from './finalizer.ts';
 import { describePlan, gitCommit, manifestConfig, manifestProviders } from './manifest.ts';
+import { gradingInputsOf, withGradingInputs } from './grading-inputs.ts';
 import { createRunProviders, resolveToolTime } from './providers.ts';
 import { toolmarkVersion } from './version.ts';
 import { checkWritable } from './writable.ts';
@@ -313,22 +314,29 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
 
   // The manifest, before the first trial.
   const runId = resumed?.run_id ?? path.basename(runDir);
-  const manifest: Manifest = resumed ?? {
-    v: 1,
-    run_id: runId,
-    started_at: new Date().toISOString(),
-    finished_at: null,
-    git_commit: gitCommit(root),
-    toolmark_version: toolmarkVersion(),
-    node_version: process.version,
-    config: manifestConfig(config, selection, root),
-    providers: manifestProviders(providers, root),
-    ...described,
-    trials: selection.trials,
-    shard: selection.shard,
-    planned: plan.length,
-    ...(prepared.sweep ? { sweep: prepared.sweep } : {}),
-  };
+  const inputs = gradingInputsOf(
+    project,
+    described.tasks.map((task) => task.domain),
+  );
+  const manifest: Manifest = resumed
+    ? withGradingInputs(resumed, inputs)
+    : {
+        v: 1,
+        run_id: runId,
+        started_at: new Date().toISOString(),
+        finished_at: null,
+        git_commit: gitCommit(root),
+        toolmark_version: toolmarkVersion(),
+        node_version: process.version,
+        config: manifestConfig(config, selection, root),
+        providers: manifestProviders(providers, root),
+        ...described,
+        trials: selection.trials,
+        shard: selection.shard,
+        planned: plan.length,
+        ...(inputs ? { grading_inputs: inputs } : {}),
+        ...(prepared.sweep ? { sweep: prepared.sweep } : {}),
+      };
   if (!resumed) owner.lock = claimNewRunFolder(runDir);
   writeManifest(runDir, { ...manifest, finished_at: null });
   // Loading, cassettes, planning, pre-flight: what start-up made and no trial

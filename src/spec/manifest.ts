@@ -77,6 +77,15 @@ export const Manifest = z.object({
       changed: z.number().int().nonnegative(),
     })
     .optional(),
+  /**
+   * What the grades were computed from: digests of toolmark's code, the
+   * config file and each domain's files (src/run/grading-inputs.ts). Absent
+   * when a domain's grading can depend on files the digest cannot see (a
+   * TypeScript or MCP domain); a re-score then always grades again.
+   */
+  grading_inputs: z
+    .object({ code: z.string(), config: z.string(), domains: z.record(z.string(), z.string()) })
+    .optional(),
   /** Set by `toolmark sweep`: the ladder its surfaces form (the reports add a sweep section). */
   sweep: SweepPlan.optional(),
 });

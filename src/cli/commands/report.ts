@@ -77,7 +77,14 @@ async function rescore(runDir: string, root: string, sampleLimit: number): Promi
     root,
     sampleLimit,
     events: { betweenPhases: releaseMemory, onNote: (note) => process.stderr.write(`note: ${note}\n`) },
+    skipUnchanged: true,
   });
+  if (result.unchanged) {
+    process.stdout.write(
+      `nothing to re-score: the tasks, actions and config in ${root} and toolmark's code are the ones this run was graded with; the run is unchanged\n`,
+    );
+    return [];
+  }
   const trials = result.trials.toLocaleString('en-US');
   process.stdout.write(
     `re-scored ${trials} trials against the tasks in ${root}: ${result.changed.toLocaleString('en-US')} with changed verdicts${result.changed > 0 ? ' (trials.jsonl rewritten)' : ''}\n`,

@@ -1,13 +1,13 @@
 import type { Domain } from '../../registry/domain.ts';
 import { fail } from '../../registry/index.ts';
-import { fromJsonSchema } from '../../registry/schema/index.ts';
+import { anyValueSchema } from '../../registry/schema/index.ts';
 import type { ToolSpec } from '../../registry/tool-spec.ts';
 import { matchFields } from '../../score/constraint.ts';
 import type { ActionSpec, DomainFile, Json } from '../../spec/index.ts';
 import { errorTable, fixtureError, runtimeOf, type ResolvedDefinition } from '../tool-definition.ts';
 import { applyStoreOperation, collectionView, createRecordStore, type RecordStore } from './record-store.ts';
 
-const ANYTHING = fromJsonSchema({});
+const ANYTHING = anyValueSchema();
 
 /**
  * A declarative domain (docs/domain-yaml.md): one registry tool per action,

@@ -1,6 +1,6 @@
 import type { Domain } from '../../registry/domain.ts';
 import { fail } from '../../registry/index.ts';
-import { fromJsonSchema } from '../../registry/schema/index.ts';
+import { anyValueSchema, fromJsonSchema } from '../../registry/schema/index.ts';
 import type { ToolSpec } from '../../registry/tool-spec.ts';
 import { canonicalJson, ToolEnvironmentError, type DomainFile, type Json, type McpTool } from '../../spec/index.ts';
 import { actionSpec } from '../declarative/declarative-domain.ts';
@@ -16,7 +16,7 @@ export interface McpTrialState {
   paths: PathView;
 }
 
-const ANYTHING = fromJsonSchema({});
+const ANYTHING = anyValueSchema();
 
 /** Part of a JSON value by a dotted path; `name[]` maps the rest of the path over the list `name`. */
 export function pick(value: Json, path: string): Json {

@@ -7,7 +7,7 @@ export { isToolSchema } from './tool-schema.ts';
 export type { ToolSchema, Validation, Violation } from './tool-schema.ts';
 export { jsonSchema, jsonSchemaOf, SchemaSourceError, toolSchemaOf } from './adapt.ts';
 export type { InferSchema, JsonSchemaObject, SchemaSource, TypedJsonSchema } from './adapt.ts';
-export { draftOf, fromJsonSchema, JsonSchemaError } from './json-schema.ts';
+export { anyValueSchema, draftOf, fromJsonSchema, JsonSchemaError } from './json-schema.ts';
 export type { JsonSchemaDraft, JsonSchemaOptions } from './json-schema.ts';
 export type { InferJsonSchema } from './json-schema-type.ts';
 export { fromZod3, isZod3Schema } from './zod3.ts';

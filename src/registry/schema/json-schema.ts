@@ -186,3 +186,16 @@ export function fromJsonSchema<T = unknown>(schema: JsonSchema, options: JsonSch
     },
   };
 }
+
+/**
+ * `fromJsonSchema({})` without ajv: the schema that accepts every value
+ * (a tool without a declared output). It validates as ajv does with `{}`
+ * (a copy of the value, always valid), and building it loads nothing:
+ * loading ajv and compiling its meta-schema cost ~0.1–0.2 s of a start-up.
+ */
+export function anyValueSchema(): ToolSchema<unknown> {
+  return {
+    jsonSchema: frozen({}),
+    validate: (value: unknown): Validation<unknown> => ({ ok: true, value: structuredClone(value) }),
+  };
+}

@@ -5,6 +5,7 @@ import { z as z3 } from 'zod3';
 import { z as z3v3 } from 'zod3/v3';
 import { z as z3v4 } from 'zod3/v4';
 import {
+  anyValueSchema,
   fromJsonSchema,
   isZod3Schema,
   isZod4Schema,
@@ -281,6 +282,18 @@ describe('plain JSON Schema: drafts and formats', () => {
     expect(() => fromJsonSchema({ type: 'object', requried: ['a'] })).toThrow(/unknown keyword: "requried"/);
     expect(fromJsonSchema({ type: 'object', 'x-vendor': 1 }, { strict: false }).validate({}).ok).toBe(true);
     expect(toolSchemaOf(jsonSchema({ type: 'object', 'x-vendor': 1 }, { strict: false })).validate({}).ok).toBe(true);
+  });
+
+  it('the any-value schema (no ajv) validates as ajv does with {}: every value, as a copy', () => {
+    const ajv = fromJsonSchema({});
+    const plain = anyValueSchema();
+    expect(plain.jsonSchema).toEqual(ajv.jsonSchema);
+    for (const value of [{ a: [1, { b: null }] }, 'text', 0, null, [], true]) {
+      const [mine, theirs] = [plain.validate(value), ajv.validate(value)];
+      expect(mine).toEqual(theirs);
+      expect(mine).toEqual({ ok: true, value });
+      if (typeof value === 'object' && value !== null && mine.ok) expect(mine.value).not.toBe(value);
+    }
   });
 
   it('JSON pointers escape ~ and /', () => {

@@ -1,0 +1,92 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { load as parseYaml } from 'js-yaml';
+import { CONFIG_FILE } from './config.ts';
+
+/**
+ * A digest of every file a domain's grading depends on, read as bytes (no
+ * parse), so `toolmark report --rescore` can tell in milliseconds that a
+ * run's tasks and actions are exactly as they were when it was graded.
+ *
+ * The files are all of `suites/<domain>/` and `heldout/<domain>/` but their
+ * `cassettes/` folders: task files, `domain.yaml`, its tools file, surfaces
+ * (which do not affect grades; an edit there only costs a full re-score).
+ * A domain whose definition can reach outside those folders has no digest
+ * (null), and is always re-graded: a TypeScript or JavaScript domain (its
+ * imports are code anywhere), an MCP domain (its server), a tools file
+ * outside the folder.
+ */
+
+const CODE = /\.(?:[cm]?[jt]s|[jt]sx)$/;
+const SKIPPED_FOLDERS = new Set(['cassettes', 'node_modules']);
+
+/** Files below `dir` (relative to `root`, `/`-separated, sorted), or null when one of them is code. */
+function dataFiles(dir: string, root: string): string[] | null {
+  const files: string[] = [];
+  const walk = (folder: string): boolean => {
+    let entries;
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return true; // no held-out folder: nothing to digest
+    }
+    for (const entry of entries) {
+      const full = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_FOLDERS.has(entry.name) && !walk(full)) return false;
+      } else if (CODE.test(entry.name)) return false;
+      else files.push(relative(root, full).split(sep).join('/'));
+    }
+    return true;
+  };
+  return walk(dir) ? files.sort() : null;
+}
+
+/** True when the domain.yaml in `dir` is an MCP domain or names a tools file outside `dir`. */
+function reachesOutside(dir: string): boolean {
+  let file: { kind?: unknown; tools_file?: unknown } | null;
+  try {
+    file = parseYaml(readFileSync(join(dir, 'domain.yaml'), 'utf8')) as typeof file;
+  } catch {
+    return true; // unreadable or missing: let the full re-score say what is wrong
+  }
+  if (file === null || typeof file !== 'object') return true;
+  if (file.kind !== undefined && file.kind !== 'declarative') return true;
+  const tools = file.tools_file;
+  const path = typeof tools === 'string' ? tools : (tools as { path?: unknown } | undefined)?.path;
+  if (path === undefined) return false;
+  if (typeof path !== 'string') return true;
+  // Relative to the domain folder (src/load/yaml-domain.ts), and it must stay inside it.
+  const inside = relative(dir, resolve(dir, path));
+  return inside.startsWith('..') || isAbsolute(inside);
+}
+
+/** `sha256:<hex>` of the named files' paths and bytes, or null when one cannot be read. */
+export function digestFiles(root: string, files: readonly string[]): string | null {
+  const hash = createHash('sha256');
+  try {
+    for (const file of files) {
+      const bytes = readFileSync(join(root, file));
+      hash.update(`${file}\0${bytes.length}\0`).update(bytes);
+    }
+  } catch {
+    return null;
+  }
+  return `sha256:${hash.digest('hex')}`;
+}
+
+/** The digest of domain `name`'s files under `root`, or null when its grading may depend on files elsewhere. */
+export function domainInputDigest(root: string, name: string): string | null {
+  const train = join(root, 'suites', name);
+  if (reachesOutside(train)) return null;
+  const trainFiles = dataFiles(train, root);
+  const heldoutFiles = dataFiles(join(root, 'heldout', name), root);
+  if (trainFiles === null || heldoutFiles === null) return null;
+  return digestFiles(root, [...trainFiles, ...heldoutFiles]);
+}
+
+/** The digest of the project's config file (`none` when it has none; null when it cannot be read). */
+export function configDigest(root: string): string | null {
+  return existsSync(join(root, CONFIG_FILE)) ? digestFiles(root, [CONFIG_FILE]) : 'none';
+}
