@@ -1,8 +1,9 @@
 import path from 'node:path';
 import { ConfigError, ProviderError, requestHash, requestPartHashes } from '../../src/spec/index.ts';
 import type { CassetteKey, ModelRequest, ModelTurn, ProposeOptions, Provider, TurnKey } from '../../src/spec/index.ts';
-import { readCassetteFile } from './cassette-file.ts';
+import { openCassette, walkCassette } from './cassette-file.ts';
 import type { LocatedLine } from './cassette-file.ts';
+import { CassetteSource, TurnIndex } from './cassette-index.ts';
 import { expandGlob } from './glob.ts';
 
 export { readCassetteFile } from './cassette-file.ts';
@@ -14,16 +15,20 @@ export function describeKey(key: TurnKey | CassetteKey): string {
   return `${key.domain}/${key.task}/${key.surface}/trial ${key.trial}/turn ${key.turn}`;
 }
 
-function indexKey(key: { domain: string; task: string; surface: string; trial: number | '*'; turn: number }): string {
-  return JSON.stringify([key.domain, key.task, key.surface, key.trial, key.turn]);
-}
-
 /** Why a request cannot be answered from the cassette (null when it can). */
 export type ReplayProblem = { kind: 'missing' | 'stale'; message: string };
 
 export interface ReplayOptions {
   /** Replay even when the request no longer hashes to what was recorded. */
   allowStale?: boolean;
+}
+
+/** What a provider is made from: lines in memory, or a cassette's index (createReplayProviders). */
+export interface RecordedTurns {
+  index: TurnIndex;
+  synthetic: boolean;
+  /** The provider of the first line. */
+  recordedProvider: string;
 }
 
 /**
@@ -38,14 +43,21 @@ export class ReplayProvider implements Provider {
   readonly synthetic: boolean;
   /** Provider that made the recording (e.g. `openai`). */
   readonly recordedProvider: string;
-  readonly #lines = new Map<string, LocatedLine>();
+  readonly #turns: TurnIndex;
   readonly #allowStale: boolean;
 
-  constructor(model: string, lines: readonly LocatedLine[], options: ReplayOptions = {}) {
+  constructor(model: string, lines: readonly LocatedLine[] | RecordedTurns, options: ReplayOptions = {}) {
     this.model = model;
     this.#allowStale = options.allowStale ?? false;
+    if ('index' in lines) {
+      this.#turns = lines.index;
+      this.synthetic = lines.synthetic;
+      this.recordedProvider = lines.recordedProvider;
+      return;
+    }
     // Later lines win, so re-recording by appending replaces the old turn.
-    for (const located of lines) this.#lines.set(indexKey(located.line.key), located);
+    this.#turns = new TurnIndex();
+    for (const located of lines) this.#turns.addHeld(located);
     this.synthetic = lines.some(({ line }) => isSynthetic(line.provider, line.label));
     this.recordedProvider = lines[0]?.line.provider ?? 'replay';
   }
@@ -58,12 +70,18 @@ export class ReplayProvider implements Provider {
   async propose(request: ModelRequest, options: ProposeOptions = {}): Promise<ModelTurn> {
     if (!options.key)
       throw new ProviderError('replay provider needs the turn key of each request', { retryable: false });
-    const { located, problem } = this.#find(request, options.key);
+    const { row, problem } = this.#find(request, options.key);
     if (problem) throw new ProviderError(problem.message, { retryable: false });
-    const { line } = located!;
+    let located: LocatedLine;
+    try {
+      located = this.#turns.line(row!);
+    } catch (caught) {
+      throw new ProviderError((caught as Error).message, { retryable: false });
+    }
+    const { line } = located;
     if (line.error) {
       // The failure the recording saw, as it saw it: replay shows the original HTTP 500, not "no turn".
-      throw new ProviderError(`replayed failure (${located!.file}:${located!.lineNumber}): ${line.error.message}`, {
+      throw new ProviderError(`replayed failure (${located.file}:${located.lineNumber}): ${line.error.message}`, {
         status: line.error.status,
         retryable: line.error.retryable,
         scope: line.error.scope,
@@ -73,9 +91,9 @@ export class ReplayProvider implements Provider {
     return structuredClone(line.response!);
   }
 
-  #find(request: ModelRequest, key: TurnKey): { located?: LocatedLine; problem: ReplayProblem | null } {
-    const located = this.#lines.get(indexKey(key)) ?? this.#lines.get(indexKey({ ...key, trial: '*' }));
-    if (!located) {
+  #find(request: ModelRequest, key: TurnKey): { row?: number; problem: ReplayProblem | null } {
+    const row = this.#turns.find(key) ?? this.#turns.find({ ...key, trial: '*' });
+    if (row === undefined) {
       return {
         problem: {
           kind: 'missing',
@@ -83,10 +101,16 @@ export class ReplayProvider implements Provider {
         },
       };
     }
-    const recorded = located.line.request_hash;
-    if (recorded === undefined || this.#allowStale || recorded === requestHash(request))
-      return { located, problem: null };
-    return { located, problem: { kind: 'stale', message: staleMessage(located, request, key) } };
+    const recorded = this.#turns.requestHash(row);
+    if (recorded === undefined || this.#allowStale || recorded === requestHash(request)) return { row, problem: null };
+    // Only a stale turn's line is read here, for the message.
+    let message: string;
+    try {
+      message = staleMessage(this.#turns.line(row), request, key);
+    } catch (caught) {
+      message = (caught as Error).message;
+    }
+    return { row, problem: { kind: 'stale', message } };
   }
 }
 
@@ -119,7 +143,7 @@ export function createReplayProviders(
   paths: readonly string[],
   options: ReplayOptions & { root: string },
 ): ReplayProvider[] {
-  const byModel = new Map<string, LocatedLine[]>();
+  const byModel = new Map<string, RecordedTurns>();
   for (const pattern of paths) {
     const files = expandGlob(pattern, options.root);
     if (files.length === 0) {
@@ -130,10 +154,22 @@ export function createReplayProviders(
       });
     }
     for (const file of files) {
-      for (const located of readCassetteFile(file)) {
-        const list = byModel.get(located.line.model) ?? [];
-        list.push(located);
-        byModel.set(located.line.model, list);
+      // Lines are checked as they are read, and indexed without being kept (cassette-index.ts).
+      const fd = openCassette(file);
+      const source = new CassetteSource(file, fd);
+      try {
+        walkCassette(fd, file, (line, lineNumber, bytes) => {
+          let turns = byModel.get(line.model);
+          if (!turns) {
+            turns = { index: new TurnIndex(), synthetic: false, recordedProvider: line.provider };
+            byModel.set(line.model, turns);
+          }
+          turns.index.addFromFile(source, line, lineNumber, bytes);
+          turns.synthetic ||= isSynthetic(line.provider, line.label);
+        });
+      } catch (error) {
+        source.close();
+        throw error;
       }
     }
   }
