@@ -87,8 +87,8 @@ export class ReplayProvider implements Provider {
         scope: line.error.scope,
       });
     }
-    // A copy, so a caller mutating the turn cannot change later replays.
-    return structuredClone(line.response!);
+    // Parsed from the file for this call (cassette-index.ts), so a caller mutating the turn cannot change later replays.
+    return line.response!;
   }
 
   #find(request: ModelRequest, key: TurnKey): { row?: number; problem: ReplayProblem | null } {
