@@ -36,6 +36,10 @@ export function recordingProvider(inner: Provider, writer: CassetteWriter): Prov
         key: options.key,
         request_hash: requestHash(request),
         ...requestPartHashes(request),
+        // Which native search answered, so replay takes the same path (and builds the same request).
+        ...(request.tool_search !== undefined && inner.toolSearch !== undefined
+          ? { tool_search: inner.toolSearch }
+          : {}),
       };
       let turn: ModelTurn;
       try {

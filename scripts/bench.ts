@@ -6,6 +6,7 @@
  *   npm run bench            all figures (under a minute)
  *   npm run bench -- --keep  keep the generated suites and runs (temp folder)
  *   npm run bench -- --distinct  only figure 5 (issue 20: distinct tasks, whole processes)
+ *   npm run bench -- --live  only figures 2 and 2b (live efficiency, 429 retries)
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -69,6 +70,31 @@ async function liveFigures(): Promise<{ plain: LiveResult; throttled: LiveResult
   }
 }
 
+/** Every request answered exactly once: none failed, lost, duplicated or mixed up. */
+function intact(result: LiveResult): boolean {
+  return (
+    result.failed === 0 &&
+    result.mismatched === 0 &&
+    result.server.missing === 0 &&
+    result.server.duplicates === 0 &&
+    result.server.ids === result.requests
+  );
+}
+
+/** Figures 2 and 2b: live efficiency and retries through the openai adapter against a local fake server. */
+async function liveLines(): Promise<{ plain: LiveResult; throttled: LiveResult }> {
+  const live = await liveFigures();
+  line(
+    `2. live: 2,000 requests × 50 ms at concurrency 32 in ${seconds(live.plain.wallMs)} (ideal ${seconds(live.plain.idealMs)}): efficiency ${live.plain.efficiency.toFixed(3)} — target ≥ ${TARGETS.efficiency}: ${verdict(live.plain.efficiency >= TARGETS.efficiency)} ` +
+      `(client CPU ${seconds(live.plain.clientCpuMs)}; ${live.plain.server.connections} TCP connections opened during the measurement, the rest reused from the warm-up by keep-alive)`,
+  );
+  line(
+    `2b. live with 10% answered 429 + retry-after 0.2: ${live.throttled.server.refused} refused, ${live.throttled.server.attempts} attempts, ${live.throttled.requests - live.throttled.failed} of ${live.throttled.requests} completed, ` +
+      `${live.throttled.server.missing} lost, ${live.throttled.server.duplicates} duplicated (efficiency ${live.throttled.efficiency.toFixed(3)}) — ${intact(live.throttled) ? 'every request exactly once' : 'MISSED'}`,
+  );
+  return live;
+}
+
 async function main(): Promise<void> {
   const keep = process.argv.includes('--keep');
   const benchStarted = performance.now();
@@ -84,6 +110,11 @@ async function main(): Promise<void> {
     `machine: ${machine.nproc} CPUs (${machine.cpu}), ${Math.round(os.totalmem() / 2 ** 30)} GB, node ${machine.node}, load average ${machine.loadavg_at_start.map((value) => value.toFixed(2)).join(' ')}`,
   );
   const work = mkdtempSync(path.join(os.tmpdir(), 'toolmark-bench-'));
+
+  if (process.argv.includes('--live')) {
+    await liveLines();
+    return;
+  }
 
   if (process.argv.includes('--distinct')) {
     try {
@@ -133,21 +164,7 @@ async function main(): Promise<void> {
     );
 
     // 2. Live efficiency through the openai adapter against a local fake server.
-    const live = await liveFigures();
-    const intact = (result: LiveResult) =>
-      result.failed === 0 &&
-      result.mismatched === 0 &&
-      result.server.missing === 0 &&
-      result.server.duplicates === 0 &&
-      result.server.ids === result.requests;
-    line(
-      `2. live: 2,000 requests × 50 ms at concurrency 32 in ${seconds(live.plain.wallMs)} (ideal ${seconds(live.plain.idealMs)}): efficiency ${live.plain.efficiency.toFixed(3)} — target ≥ ${TARGETS.efficiency}: ${verdict(live.plain.efficiency >= TARGETS.efficiency)} ` +
-        `(client CPU ${seconds(live.plain.clientCpuMs)}; ${live.plain.server.connections} TCP connections opened during the measurement, the rest reused from the warm-up by keep-alive)`,
-    );
-    line(
-      `2b. live with 10% answered 429 + retry-after 0.2: ${live.throttled.server.refused} refused, ${live.throttled.server.attempts} attempts, ${live.throttled.requests - live.throttled.failed} of ${live.throttled.requests} completed, ` +
-        `${live.throttled.server.missing} lost, ${live.throttled.server.duplicates} duplicated (efficiency ${live.throttled.efficiency.toFixed(3)}) — ${intact(live.throttled) ? 'every request exactly once' : 'MISSED'}`,
-    );
+    const live = await liveLines();
 
     // 3. Start-up of whole CLI processes on the shipped example.
     const help = timeCommand(['--help'], 7);

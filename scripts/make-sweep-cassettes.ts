@@ -7,7 +7,10 @@
  * `toolmark sweep` uses (`buildSweep`), runs every rung × task × trial
  * through the real solve loop with the careful and hasty behaviours
  * (scripts/synthetic/, whose `distractorPull` makes a padded catalog pull
- * calls to distractors; on a deferred rung it searches first, scripts/synthetic/searching.ts) and writes suites/tickets/cassettes/sweep/synthetic-<behaviour>.jsonl.
+ * calls to distractors; on a deferred rung the behaviour searches with the
+ * user's words and chooses only among what BM25 found,
+ * scripts/synthetic/searching.ts) and writes
+ * suites/tickets/cassettes/sweep/synthetic-<behaviour>.jsonl.
  * Deterministic: the same project gives the same bytes. These are fixtures
  * that describe scripted behaviours, not any real model.
  */

@@ -10,11 +10,15 @@ import { toolsWithoutKeywords } from '../http/schema-keywords.ts';
 import { createWireNames } from '../http/wire-names.ts';
 import type { LiveProviderOptions } from '../http/live-options.ts';
 import { fromMessage, toAnthropicTools, toMessagesRequest } from './messages.ts';
+import { ANTHROPIC_PAUSE_CONTINUATIONS, createUntilSettled } from './pause-turn.ts';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 /** Options of the Anthropic adapter: the shared live options (id defaults to `anthropic`). */
-export type AnthropicProviderOptions = LiveProviderOptions;
+export interface AnthropicProviderOptions extends LiveProviderOptions {
+  /** Continuations of a turn paused by a server tool loop (`pause_turn`) before it is scored as it stands (default 4). */
+  pauseContinuations?: number;
+}
 
 export interface AnthropicProvider extends Provider {
   readonly gate: RequestGate;
@@ -78,22 +82,29 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
       : named;
     const names = createWireNames(effective.tools.map((tool) => tool.name));
     const { body, warnings } = toMessagesRequest(effective, names, options.defaultMaxTokens);
-    const outcome = await withRetries(
-      (signal) => client.messages.create(body, { signal }),
-      retryOptions(proposeOptions.signal, label, proposeOptions.onRetry),
+    const settled = await createUntilSettled(
+      body,
+      (sent) =>
+        withRetries(
+          (signal) => client.messages.create(sent, { signal }),
+          retryOptions(proposeOptions.signal, label, proposeOptions.onRetry),
+        ),
+      (value) => {
+        // A 200 that is not a message is the server's failure, not a model that chose to say nothing.
+        if (!value || typeof value !== 'object') {
+          throw new ProviderError(`${label}: response is not a message (got ${JSON.stringify(value)})`, {
+            status: null,
+            retryable: false,
+          });
+        }
+      },
+      options.pauseContinuations ?? ANTHROPIC_PAUSE_CONTINUATIONS,
     );
-    // A 200 that is not a message is the server's failure, not a model that chose to say nothing.
-    if (!outcome.value || typeof outcome.value !== 'object') {
-      throw new ProviderError(`${label}: response is not a message (got ${JSON.stringify(outcome.value)})`, {
-        status: null,
-        retryable: false,
-      });
-    }
-    const turn = fromMessage(outcome.value, names);
+    const turn = fromMessage(settled.message, names);
     return {
       ...turn,
-      latency_ms: outcome.latencyMs,
-      warnings: [...warnings, ...retryWarnings(outcome.retries), ...turn.warnings],
+      latency_ms: settled.latencyMs,
+      warnings: [...warnings, ...retryWarnings(settled.retries), ...settled.warnings, ...turn.warnings],
     };
   }
 
@@ -117,7 +128,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
   // Every string of every turn loses the key before anything records it (a server may echo it back).
   // The Messages API has its own tool search tool: deferred surfaces go natively (defer_loading + tool references).
   return withRedactedTurns(
-    { id, model: options.model, baseURL, gate, propose, countSchemaTokens, toolSearch: 'native' as const },
+    { id, model: options.model, baseURL, gate, propose, countSchemaTokens, toolSearch: 'anthropic' as const },
     secrets,
   );
 }

@@ -31,7 +31,7 @@ export interface RetryOptions extends RetryPolicy {
   signal?: AbortSignal;
   /** Concurrency / rate gate each attempt passes through. */
   gate?: RequestGate;
-  /** Retries after a 429, counted over every request of the provider; once spent, a 429 stops the run. */
+  /** Retries after 429s in a row, shared by every request of the provider; once spent, a 429 stops the run. */
   rateLimitBudget?: RetryBudget;
   random?: () => number;
   /** Told of each retry as it is decided (the CLI prints it with its cause). */
@@ -153,6 +153,7 @@ export async function withRetries<T>(
         return runAttempt(attempt, policy.timeoutMs, options.signal);
       };
       const value = options.gate ? await options.gate.run(run, options.signal) : await run();
+      options.rateLimitBudget?.succeeded();
       return { value, latencyMs: performance.now() - started, retries };
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
@@ -172,7 +173,7 @@ export async function withRetries<T>(
         const why = repeated
           ? '; the same 500 twice, so not retried again'
           : budgetSpent
-            ? `; the ${options.rateLimitBudget!.total} retries allowed after 429s are spent`
+            ? `; the ${options.rateLimitBudget!.total} retries allowed after 429s in a row (no request succeeding in between) are spent`
             : '';
         const scope: FailureScope | null = budgetSpent ? 'run' : repeated ? 'request' : failureScope(failure);
         throw new ProviderError(`${options.label}: ${message}${tries}${why}`, {

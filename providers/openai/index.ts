@@ -11,7 +11,7 @@ import { createWireNames } from '../http/wire-names.ts';
 import type { LiveProviderOptions } from '../http/live-options.ts';
 import { COMPATIBLE_DEFAULT_MAX_TOKENS, VENDOR_DEFAULT_MAX_TOKENS } from '../http/max-tokens.ts';
 import { fromChatResponse, toChatRequest, type MaxTokensField } from './chat.ts';
-import { fromResponsesResponse, toResponsesRequest } from './responses.ts';
+import { fromResponsesResponse, responsesNames, toResponsesRequest } from './responses.ts';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -116,7 +116,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
         retryable: false,
       });
     }
-    const turn = fromResponsesResponse(outcome.value, names);
+    const turn = fromResponsesResponse(outcome.value, responsesNames(request, names));
     return {
       ...turn,
       latency_ms: outcome.latencyMs,
@@ -134,7 +134,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
       api,
       gate,
       propose,
-      ...(api === 'responses' ? { toolSearch: 'native' as const } : {}),
+      ...(api === 'responses' ? { toolSearch: 'openai' as const } : {}),
     },
     secrets,
   );

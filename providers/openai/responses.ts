@@ -1,5 +1,4 @@
 import type {
-  FunctionTool,
   Response,
   ResponseCreateParamsNonStreaming,
   ResponseInputItem,
@@ -10,23 +9,21 @@ import type { ModelRequest, ModelTurn, ToolCallProposal, ToolDefinition } from '
 import type { WireNames } from '../http/wire-names.ts';
 import { normaliseFinishReason } from '../http/finish-reason.ts';
 import { historyArguments } from '../http/history-arguments.ts';
+import { loadedNames, responsesNames, toResponsesToolPayload, type ResponsesNames } from './responses-tools.ts';
 
-/** Tools in the Responses API wire shape: exactly what the adapter sends. */
-export function toResponsesTools(tools: readonly ToolDefinition[], names: WireNames): FunctionTool[] {
-  return tools.map((tool) => ({
-    type: 'function',
-    name: names.encode(tool.name),
-    description: tool.description,
-    parameters: tool.parameters as Record<string, unknown>,
-    // Always explicit: the Responses API treats an omitted `strict` as true.
-    strict: tool.strict,
-    // Deferred loading: only name and description are shown until tool_search loads the schema.
-    ...(tool.defer_loading ? { defer_loading: true } : {}),
-  }));
+export { responsesNames } from './responses-tools.ts';
+
+/** Tools in the Responses API wire shape, flat (no request, so no namespaces): exactly what the adapter sends. */
+export function toResponsesTools(tools: readonly ToolDefinition[], names: WireNames): Tool[] {
+  return toResponsesToolPayload(tools, {
+    namespaces: [],
+    encode: (name) => ({ name: names.encode(name) }),
+    decode: (name) => names.decode(name),
+  });
 }
 
 /** A past hosted search re-sent as its two items (stateless: `store: false` keeps nothing server-side). */
-function searchItems(search: NativeToolSearch, request: ModelRequest, names: WireNames): ResponseInputItem[] {
+function searchItems(search: NativeToolSearch, request: ModelRequest, names: ResponsesNames): ResponseInputItem[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(search.arguments);
@@ -41,7 +38,8 @@ function searchItems(search: NativeToolSearch, request: ModelRequest, names: Wir
       call_id: search.id,
       execution: 'server',
       status: 'completed',
-      tools: toResponsesTools(
+      // Loaded tools in the shape the search returned them: inside their namespace, no longer deferred.
+      tools: toResponsesToolPayload(
         loaded.map(({ defer_loading: _deferred, ...tool }) => tool),
         names,
       ),
@@ -49,24 +47,14 @@ function searchItems(search: NativeToolSearch, request: ModelRequest, names: Wir
   ];
 }
 
-/** The names a tool_search_output loaded (functions, and the functions of a loaded namespace). */
-function loadedNames(tools: readonly Tool[], names: WireNames): string[] {
-  return tools.flatMap((tool) =>
-    tool.type === 'function'
-      ? [names.decode(tool.name)]
-      : tool.type === 'namespace'
-        ? tool.tools.map((inner) => names.decode(inner.name))
-        : [],
-  );
-}
-
 /** Map the normalised request to a Responses API body (stateless: `store: false`, full history every turn). */
 export function toResponsesRequest(
   request: ModelRequest,
-  names: WireNames,
+  wireNames: WireNames,
   defaultMaxTokens?: number,
 ): { body: ResponseCreateParamsNonStreaming; warnings: string[] } {
   const warnings: string[] = [];
+  const names = responsesNames(request, wireNames);
   const input: ResponseInputItem[] = [];
   for (const message of request.messages) {
     switch (message.role) {
@@ -82,7 +70,8 @@ export function toResponsesRequest(
           input.push({
             type: 'function_call',
             call_id: call.id,
-            name: names.encode(call.name),
+            // `{name}`, or `{namespace, name}` for a tool sent inside a namespace, as the model called it.
+            ...names.encode(call.name),
             arguments: historyArguments(call, warnings).text,
           });
         }
@@ -96,9 +85,8 @@ export function toResponsesRequest(
   const body: ResponseCreateParamsNonStreaming = { model: request.model, input, store: false };
   if (request.system !== null) body.instructions = request.system;
   if (request.tools.length > 0) {
-    body.tools = request.tool_search
-      ? [{ type: 'tool_search' }, ...toResponsesTools(request.tools, names)]
-      : toResponsesTools(request.tools, names);
+    const tools = toResponsesToolPayload(request.tools, names);
+    body.tools = request.tool_search ? [{ type: 'tool_search' }, ...tools] : tools;
     body.tool_choice = request.tool_choice;
   } else if (request.tool_choice === 'required') {
     warnings.push('tool_choice "required" with no tools; not sent');
@@ -112,7 +100,7 @@ export function toResponsesRequest(
 }
 
 /** Map a Responses API response back to a normalised turn. */
-export function fromResponsesResponse(response: Response, names: WireNames): Omit<ModelTurn, 'latency_ms'> {
+export function fromResponsesResponse(response: Response, names: ResponsesNames): Omit<ModelTurn, 'latency_ms'> {
   const warnings: string[] = [];
   const texts: string[] = [];
   const toolCalls: ToolCallProposal[] = [];
@@ -125,7 +113,12 @@ export function fromResponsesResponse(response: Response, names: WireNames): Omi
       }
     } else if (item.type === 'function_call') {
       // call_id is what a function_call_output must echo, so it is the proposal's id.
-      toolCalls.push({ id: item.call_id, name: names.decode(item.name), arguments: item.arguments ?? '' });
+      // A namespaced function comes back as {namespace, name}: mapped to the exposed dotted name.
+      toolCalls.push({
+        id: item.call_id,
+        name: names.decode(item.name, item.namespace),
+        arguments: item.arguments ?? '',
+      });
     } else if (item.type === 'tool_search_call') {
       searches.push({ id: item.call_id ?? item.id, arguments: JSON.stringify(item.arguments ?? {}), results: [] });
     } else if (item.type === 'tool_search_output') {

@@ -75,34 +75,37 @@ export function walkCassette(
   // File offset of buffer[0].
   let base = 0;
   let lineNumber = 0;
-  try {
-    for (;;) {
-      if (filled === buffer.length) {
-        // A line longer than the buffer: grow it rather than split the line.
-        const larger = Buffer.allocUnsafe(buffer.length * 2);
-        buffer.copy(larger, 0, 0, filled);
-        buffer = larger;
-      }
-      const read = readSync(fd, buffer, filled, buffer.length - filled, base + filled);
-      if (read === 0) break;
-      const end = filled + read;
-      let start = 0;
-      for (let newline = buffer.indexOf(NEWLINE, start); newline !== -1 && newline < end;) {
-        lineNumber += 1;
-        visit(buffer.toString('utf8', start, newline), lineNumber, { offset: base + start, length: newline - start });
-        start = newline + 1;
-        newline = buffer.indexOf(NEWLINE, start);
-      }
-      buffer.copy(buffer, 0, start, end);
-      base += start;
-      filled = end - start;
+  const readAt = (into: Buffer, at: number, position: number): number => {
+    try {
+      return readSync(fd, into, at, into.length - at, position);
+    } catch (error) {
+      throw new ConfigError({
+        file,
+        message: `cannot read cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        expected: 'a readable JSONL file',
+      });
     }
-  } catch (error) {
-    throw new ConfigError({
-      file,
-      message: `cannot read cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      expected: 'a readable JSONL file',
-    });
+  };
+  for (;;) {
+    if (filled === buffer.length) {
+      // A line longer than the buffer: grow it rather than split the line.
+      const larger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(larger, 0, 0, filled);
+      buffer = larger;
+    }
+    const read = readAt(buffer, filled, base + filled);
+    if (read === 0) break;
+    const end = filled + read;
+    let start = 0;
+    for (let newline = buffer.indexOf(NEWLINE, start); newline !== -1 && newline < end;) {
+      lineNumber += 1;
+      visit(buffer.toString('utf8', start, newline), lineNumber, { offset: base + start, length: newline - start });
+      start = newline + 1;
+      newline = buffer.indexOf(NEWLINE, start);
+    }
+    buffer.copy(buffer, 0, start, end);
+    base += start;
+    filled = end - start;
   }
   if (filled > 0) visit(buffer.toString('utf8', 0, filled), lineNumber + 1, { offset: base, length: filled });
   const named = new Set(issues.map((issue) => issue.line)).size;

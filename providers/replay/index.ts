@@ -1,6 +1,15 @@
 import path from 'node:path';
 import { ConfigError, ProviderError, requestHash, requestPartHashes } from '../../src/spec/index.ts';
-import type { CassetteKey, ModelRequest, ModelTurn, ProposeOptions, Provider, TurnKey } from '../../src/spec/index.ts';
+import type {
+  CassetteKey,
+  CassetteLine,
+  ModelRequest,
+  ModelTurn,
+  NativeSearch,
+  ProposeOptions,
+  Provider,
+  TurnKey,
+} from '../../src/spec/index.ts';
 import { openCassette, walkCassette } from './cassette-file.ts';
 import type { LocatedLine } from './cassette-file.ts';
 import { CassetteSource, TurnIndex } from './cassette-index.ts';
@@ -23,12 +32,43 @@ export interface ReplayOptions {
   allowStale?: boolean;
 }
 
-/** What a provider is made from: lines in memory, or a cassette's index (createReplayProviders). */
-export interface RecordedTurns {
-  index: TurnIndex;
-  synthetic: boolean;
+/**
+ * The turns of one recorded model, gathered line by line (from a cassette
+ * file as it is read, or from lines in memory), with what the lines say
+ * about the recording.
+ */
+export class RecordedTurns {
+  readonly model: string;
+  readonly index = new TurnIndex();
+  synthetic = false;
   /** The provider of the first line. */
-  recordedProvider: string;
+  recordedProvider: string | undefined;
+  /** The native tool search of the first line that names one. */
+  nativeSearch: { search: NativeSearch; file: string; lineNumber: number } | undefined;
+
+  constructor(model: string) {
+    this.model = model;
+  }
+
+  /** What a line says about the recording; a ConfigError when its native tool search is not the earlier lines'. */
+  note(line: CassetteLine, file: string, lineNumber: number): void {
+    this.synthetic ||= isSynthetic(line.provider, line.label);
+    this.recordedProvider ??= line.provider;
+    if (line.tool_search === undefined) return;
+    const first = this.nativeSearch;
+    if (first === undefined) {
+      this.nativeSearch = { search: line.tool_search, file, lineNumber };
+      return;
+    }
+    if (line.tool_search === first.search) return;
+    throw new ConfigError({
+      file,
+      line: lineNumber,
+      field: 'tool_search',
+      message: `model \`${this.model}\` was recorded with the ${first.search} tool search (${first.file}:${first.lineNumber}) and with the ${line.tool_search} one; one replay provider replays one`,
+      expected: 'the cassettes of one native recording per model (record each provider under its own model name)',
+    });
+  }
 }
 
 /**
@@ -43,23 +83,32 @@ export class ReplayProvider implements Provider {
   readonly synthetic: boolean;
   /** Provider that made the recording (e.g. `openai`). */
   readonly recordedProvider: string;
+  /**
+   * The native tool search the recording was made with (its lines say so):
+   * deferred surfaces then replay through the same native path, so the
+   * requests, and their hashes, are the recorded ones.
+   */
+  readonly toolSearch?: NativeSearch;
   readonly #turns: TurnIndex;
   readonly #allowStale: boolean;
 
   constructor(model: string, lines: readonly LocatedLine[] | RecordedTurns, options: ReplayOptions = {}) {
     this.model = model;
     this.#allowStale = options.allowStale ?? false;
-    if ('index' in lines) {
-      this.#turns = lines.index;
-      this.synthetic = lines.synthetic;
-      this.recordedProvider = lines.recordedProvider;
-      return;
+    let turns: RecordedTurns;
+    if (lines instanceof RecordedTurns) turns = lines;
+    else {
+      turns = new RecordedTurns(model);
+      for (const located of lines) {
+        turns.note(located.line, located.file, located.lineNumber);
+        turns.index.addHeld(located);
+      }
     }
     // Later lines win, so re-recording by appending replaces the old turn.
-    this.#turns = new TurnIndex();
-    for (const located of lines) this.#turns.addHeld(located);
-    this.synthetic = lines.some(({ line }) => isSynthetic(line.provider, line.label));
-    this.recordedProvider = lines[0]?.line.provider ?? 'replay';
+    this.#turns = turns.index;
+    this.synthetic = turns.synthetic;
+    this.recordedProvider = turns.recordedProvider ?? 'replay';
+    if (turns.nativeSearch !== undefined) this.toolSearch = turns.nativeSearch.search;
   }
 
   /** Check that a request can be answered, without answering it (the runner's pre-flight). */
@@ -160,12 +209,9 @@ export function createReplayProviders(
       try {
         walkCassette(fd, file, (line, lineNumber, bytes) => {
           let turns = byModel.get(line.model);
-          if (!turns) {
-            turns = { index: new TurnIndex(), synthetic: false, recordedProvider: line.provider };
-            byModel.set(line.model, turns);
-          }
+          if (!turns) byModel.set(line.model, (turns = new RecordedTurns(line.model)));
+          turns.note(line, file, lineNumber);
           turns.index.addFromFile(source, line, lineNumber, bytes);
-          turns.synthetic ||= isSynthetic(line.provider, line.label);
         });
       } catch (error) {
         source.close();

@@ -52,6 +52,11 @@ export interface Rates {
   wrongOperationName: number;
   /** On the wide tool: puts the arguments at the top level instead of inside `payload`. */
   flatWideArguments: number;
+  /**
+   * On a deferred surface, when its one search did not return the tool it needs: calls the search's first
+   * result instead (else says it found no tool for this and asks). scripts/synthetic/searching.ts.
+   */
+  pickClosestWhenMissing: number;
 }
 
 /** Mostly right; sometimes makes an unnecessary extra call. */
@@ -76,6 +81,7 @@ export const CAREFUL: Behaviour = {
     terseAnswer: 0.02,
     wrongOperationName: 0.1,
     flatWideArguments: 0.08,
+    pickClosestWhenMissing: 0.1,
   },
 };
 
@@ -101,6 +107,7 @@ export const HASTY: Behaviour = {
     terseAnswer: 0.15,
     wrongOperationName: 0.25,
     flatWideArguments: 0.2,
+    pickClosestWhenMissing: 0.8,
   },
 };
 
@@ -127,6 +134,7 @@ export const SLOPPY: Behaviour = {
     terseAnswer: 0.08,
     wrongOperationName: 0.2,
     flatWideArguments: 0.25,
+    pickClosestWhenMissing: 0.5,
   },
 };
 

@@ -38,8 +38,8 @@ const compare = (a: string | number, b: string | number) => (a < b ? -1 : a > b 
  */
 export async function generateCassette(options: GenerateOptions): Promise<string> {
   const { domain, behaviour } = options;
-  // Deferred surfaces: the behaviour searches before calling a tool it was not sent (searching.ts).
-  const policy = searchingPolicy(createPolicy(behaviour));
+  // Deferred surfaces: the behaviour searches with the user's words and chooses among what it found (searching.ts).
+  const policy = searchingPolicy(createPolicy(behaviour), behaviour);
   const registry = createDomainRegistry(domain.domain) as Registry<unknown>;
   const surfaces = domain.surfaces.filter((surface) => !options.surfaces || options.surfaces.includes(surface.id));
   const tasks = domain.tasks.filter((task) => !options.tasks || options.tasks(task));
@@ -60,7 +60,17 @@ export async function generateCassette(options: GenerateOptions): Promise<string
               model: syntheticModel(behaviour),
             });
             const provider = recordingProvider(scripted, { write: (line) => lines.push({ ...line, label }) });
-            const record = await runTrial({ provider, domain: domain.domain, surface, task, trial, registry });
+            // Simulated tool time, as an offline replay runs: in real time a slow tool's timeout depends on the
+            // machine's load, so the recorded tool results (and the requests after them) would vary run to run.
+            const record = await runTrial({
+              provider,
+              domain: domain.domain,
+              surface,
+              task,
+              trial,
+              registry,
+              toolTime: 'simulated',
+            });
             if (record.status === 'errored')
               throw new Error(
                 `synthetic ${behaviour.name} errored on ${domain.name}/${surface.id}/${task.id}/${trial}: ${record.error?.message}`,

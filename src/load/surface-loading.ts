@@ -1,4 +1,4 @@
-import { DEFAULT_SEARCH_TOP_K, SEARCH_TOOL_NAME, closest } from '../spec/index.ts';
+import { DEFAULT_SEARCH_TOP_K, SEARCH_TOOL_NAME, closest, searchNamespaces } from '../spec/index.ts';
 import type { ConfigIssue, ExposedTool, SurfaceLoading } from '../spec/index.ts';
 import { entryKey, type MergedEntry, type MergedSurface } from './surface-merge.ts';
 
@@ -66,11 +66,44 @@ export function resolveLoading(
       }),
     );
   }
+  checkNamespaces(merged, tools, issues);
   if (issues.length > before) return undefined;
   return {
     mode: 'deferred',
     always_loaded: always,
     top_k: loading.top_k ?? DEFAULT_SEARCH_TOP_K,
     anthropic: loading.anthropic ?? 'bm25',
+    // Only when given: a surface that says nothing keeps the hash it had before these options existed.
+    ...(loading.openai ? { openai: loading.openai } : {}),
+    ...(loading.namespaces ? { namespaces: loading.namespaces.descriptions } : {}),
   };
+}
+
+/** `search.namespaces` names namespaces the surface's tools form, and only when they are grouped into namespaces. */
+function checkNamespaces(merged: MergedSurface, tools: readonly ExposedTool[], issues: ConfigIssue[]): void {
+  const given = merged.loading.namespaces;
+  if (!given) return;
+  if (merged.loading.openai === 'functions') {
+    issues.push(
+      given.origin.issue(['search', 'namespaces'], {
+        message: '`search.namespaces` describes OpenAI namespaces, but `search.openai: functions` sends no namespace',
+        expected: '`search.openai: namespaces` (the default), or no `search.namespaces`',
+      }),
+    );
+    return;
+  }
+  const formed = searchNamespaces(tools.map((tool) => tool.name)).map((namespace) => namespace.name);
+  for (const name of Object.keys(given.descriptions)) {
+    if (formed.includes(name)) continue;
+    issues.push(
+      given.origin.issue(['search', 'namespaces', name], {
+        message: `namespace "${name}" is not formed by any tool of surface ${merged.id}`,
+        expected:
+          formed.length > 0
+            ? `one of the namespaces of its dotted names: ${formed.join(', ')}`
+            : 'dotted tool names (e.g. billing.invoice.get forms namespace billing); this surface has none',
+        suggestion: closest(name, formed),
+      }),
+    );
+  }
 }

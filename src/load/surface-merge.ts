@@ -37,6 +37,9 @@ export interface MergedLoading {
   always_loaded: { ids: string[]; origin: SourceFile } | null;
   top_k: number | null;
   anthropic: 'bm25' | 'regex' | null;
+  openai: 'namespaces' | 'functions' | null;
+  /** Namespace descriptions, with the file that gave them (its lines name a bad key). */
+  namespaces: { descriptions: Record<string, string>; origin: SourceFile } | null;
   /** Which of the fields this surface's own file gives (an eager surface may not give them). */
   own: { always_loaded: boolean; search: boolean };
 }
@@ -47,6 +50,10 @@ function mergeLoading(parent: MergedLoading | undefined, file: SurfaceFile, sour
     always_loaded: file.always_loaded ? { ids: file.always_loaded, origin: source } : (parent?.always_loaded ?? null),
     top_k: file.search?.top_k ?? parent?.top_k ?? null,
     anthropic: file.search?.anthropic ?? parent?.anthropic ?? null,
+    openai: file.search?.openai ?? parent?.openai ?? null,
+    namespaces: file.search?.namespaces
+      ? { descriptions: file.search.namespaces, origin: source }
+      : (parent?.namespaces ?? null),
     own: { always_loaded: file.always_loaded !== undefined, search: file.search !== undefined },
   };
 }

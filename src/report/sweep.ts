@@ -85,17 +85,33 @@ export function sweepTable(rows: readonly SweepRow[]): string[][] {
   ];
 }
 
-/** Where the distractors came from, in a sentence (for both reports and the terminal). */
+/**
+ * Where the distractors came from, what a deferred rung's selection
+ * reflects, and (synthetic runs) that the curves are scripted behaviours —
+ * in a sentence each, for both reports and the terminal.
+ */
 export function sweepCaption(manifest: Manifest, synthetic: boolean): string {
   const plan = manifest.sweep!;
   const order = plan.shuffle === null ? 'after the base tools' : `shuffled with seed ${plan.shuffle}`;
+  const deferred = plan.rungs.filter((rung) => rung.loading === 'deferred');
+  const topK = [...new Set(deferred.map((rung) => rung.top_k).filter((k) => k !== undefined))];
+  const retrieval = deferred.length
+    ? ` A deferred rung's selection reflects retrieval: the model chooses among the always-loaded tools and what its ` +
+      `searches returned (the emulated search_tools: BM25 top ${topK.length ? topK.join('/') : 'k'} over every ` +
+      `deferred tool, distractors included; a provider's native search where it has one), so it falls when the ` +
+      `search misses the tool or returns distractors.`
+    : '';
   const note = synthetic
-    ? ' These curves come from synthetic cassettes: they describe scripted behaviours (scripts/synthetic/), not any real model.'
+    ? ' These curves come from synthetic cassettes: they describe scripted behaviours (scripts/synthetic/), not any real model' +
+      (deferred.length
+        ? `; on deferred rungs the scripted model searches once with the user's words and picks only among the results ` +
+          `(scripts/synthetic/searching.ts), so its deferred curve is what BM25 retrieval finds for those words.`
+        : '.')
     : '';
   return (
     `Sweep of \`${plan.base.surface}\` (${plan.base.tools} tools, domain ${plan.domain}): distractors from ` +
     `${plan.from.join(', ')} (seed ${plan.seed}, ${order}) added up to each size; ` +
     `selection and task success over both splits and every kind. Schema tokens: the whole payload; ` +
-    `first request: what the first request carries (a deferred rung: always-loaded tools + search_tools).${note}`
+    `first request: what the first request carries (a deferred rung: always-loaded tools + search_tools).${retrieval}${note}`
   );
 }

@@ -64,6 +64,12 @@ export interface SweepOptions extends RunControl {
   out?: string;
   runId?: string;
   concurrency?: number;
+  /** Write every model turn to this cassette (a live provider's sweep, replayable offline with `replay:FILE`). */
+  record?: string;
+  /** Replay cassettes recorded before the surface or tasks changed (their request hashes no longer match). */
+  allowStale?: boolean;
+  /** Environment the providers read their keys (and base URLs) from; default process.env. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface SweepResult extends RunResult {
@@ -91,10 +97,17 @@ export async function sweepProject(options: SweepOptions): Promise<SweepResult> 
     root,
     project: swept,
     sweep: plan,
-    selection: { ...options.selection, surfaces: plan.rungs.map((rung) => rung.surface), domains: [plan.domain] },
+    selection: {
+      ...options.selection,
+      ...(options.allowStale ? { allow_stale: true } : {}),
+      surfaces: plan.rungs.map((rung) => rung.surface),
+      domains: [plan.domain],
+    },
     out: options.out,
     runId: options.runId,
     concurrency: options.concurrency,
+    record: options.record,
+    env: options.env,
     events: options.events,
     stop: options.stop,
     signal: options.signal,
@@ -176,7 +189,9 @@ export async function buildSweep(
         tools: size,
         distractors: size - base.payload.length,
         loading: mode,
-        ...(surface.loading ? { initial_schema_tokens: schemaCost(initialSchemaPayload(surface)).tokens } : {}),
+        ...(surface.loading
+          ? { initial_schema_tokens: schemaCost(initialSchemaPayload(surface)).tokens, top_k: surface.loading.top_k }
+          : {}),
       });
     }
   }

@@ -1,12 +1,20 @@
 import { schemaCost } from '../cost/schema-cost.ts';
 import { SEARCH_TOOL_NAME } from '../spec/index.ts';
-import type { LoadingRecord, ModelTurn, ResolvedSurface, SearchRecord, ToolCallProposal } from '../spec/index.ts';
+import type {
+  LoadingRecord,
+  ModelTurn,
+  NativeSearch,
+  ResolvedSurface,
+  SearchRecord,
+  ToolCallProposal,
+} from '../spec/index.ts';
 import {
   actionsOfTool,
   initialSchemaPayload,
   nativeSearchRecord,
   requestTools,
   runEmulatedSearch,
+  stubbedTools,
   toolDefinition,
 } from './tool-search.ts';
 import type { EmulatedSearch } from './tool-search.ts';
@@ -22,19 +30,23 @@ export class DeferredSession {
   private readonly searches: SearchRecord[] = [];
   private readonly turnTokens: number[] = [];
   readonly initialCost: { bytes: number; tokens: number };
+  /** Deferred tools the first request already shows by name and description (OpenAI's flat deferred functions). */
+  private readonly stubbed: ReadonlySet<string>;
 
   constructor(
     private readonly surface: ResolvedSurface,
-    readonly native: boolean,
+    /** The provider's own tool search, or null: the runner emulates it with `search_tools`. */
+    readonly native: NativeSearch | null,
   ) {
-    this.initialCost = schemaCost(initialSchemaPayload(surface));
+    this.initialCost = schemaCost(initialSchemaPayload(surface, native));
+    this.stubbed = stubbedTools(surface, native);
   }
 
   /** The tools (and native search option) of the next request; notes its schema tokens. */
   requestTools(): ReturnType<typeof requestTools> {
     const tools = requestTools(this.surface, { native: this.native, loaded: this.loaded });
-    // Native requests send the whole catalog, but deferred tools cost nothing until found:
-    // the turn's cost is the initial schema plus what its searches loaded.
+    // Native requests send the whole catalog, but a deferred tool's schema is not in the context until
+    // found: the turn's cost is the initial view plus what its searches loaded (summed, not re-counted).
     this.turnTokens.push(
       this.native
         ? this.initialCost.tokens + this.loadedAt.reduce((sum, entry) => sum + entry.tokens, 0)
@@ -67,7 +79,15 @@ export class DeferredSession {
       const definition = toolDefinition(this.surface, hit.tool);
       if (!definition) continue;
       this.loaded.push(hit.tool);
-      this.loadedAt.push({ turn: record.turn, tool: hit.tool, tokens: schemaCost(definition).tokens });
+      // A tool the first request already showed by name and description adds only the rest.
+      const shown = this.stubbed.has(hit.tool)
+        ? schemaCost({ name: definition.name, description: definition.description }).tokens
+        : 0;
+      this.loadedAt.push({
+        turn: record.turn,
+        tool: hit.tool,
+        tokens: Math.max(0, schemaCost(definition).tokens - shown),
+      });
     }
   }
 

@@ -30,7 +30,7 @@ export function preflight(plan: readonly PlannedTrial[], options: { settings?: M
         messages: initialMessages(planned.task),
         settings: options.settings,
         actor: planned.task.actor,
-        native: planned.provider.toolSearch === 'native',
+        native: planned.provider.toolSearch ?? null,
       });
       firstRequests.set(requestKey, (first = { request }));
     }

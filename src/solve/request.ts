@@ -2,6 +2,7 @@ import { ModelRequest, isToolDefinitionShape } from '../spec/index.ts';
 import type {
   ModelMessage,
   ModelSettings,
+  NativeSearch,
   NativeToolSearchOption,
   ResolvedSurface,
   Task,
@@ -51,8 +52,8 @@ export function buildRequest(options: {
   settings?: ModelSettings;
   /** A deferred surface's tools for this turn (tool-search.ts `requestTools`); default: the surface's first request. */
   tools?: { tools: ToolDefinition[]; tool_search?: NativeToolSearchOption };
-  /** The provider runs the search itself (only read when `tools` is not given). */
-  native?: boolean;
+  /** The provider's own tool search, if it has one (only read when `tools` is not given). */
+  native?: NativeSearch | null;
   /** The task's actor: with `visibility: by_permission` it is sent only the tools it may use. */
   actor?: Pick<Actor, 'permissions'>;
 }): ModelRequest {

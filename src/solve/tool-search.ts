@@ -1,6 +1,7 @@
 import { SEARCH_TOOL_NAME } from '../spec/index.ts';
 import type {
   ExposedTool,
+  NativeSearch,
   NativeToolSearch,
   NativeToolSearchOption,
   ResolvedSurface,
@@ -10,6 +11,7 @@ import type {
   ToolDefinition,
 } from '../spec/index.ts';
 import { Bm25Index, terms } from './bm25.ts';
+import { nativeInitialView, nativeSearchOption, type NativeInitialView } from './native-payload.ts';
 import { parseArguments } from './routing.ts';
 
 /**
@@ -84,6 +86,8 @@ interface SurfacePlan {
   index: Bm25Index;
   /** The native payload: the whole surface, the deferred tools marked. */
   native: ToolDefinition[];
+  /** Per provider tool search, made on first use: the request's search option and the up-front view it gives. */
+  nativeBy: Map<NativeSearch, { option: NativeToolSearchOption; initial: NativeInitialView }>;
   /** Emulated payloads by loaded set (names joined), so equal requests share one array (and its hash and cost). */
   emulated: Map<string, ToolDefinition[]>;
 }
@@ -109,20 +113,33 @@ function planOf(surface: ResolvedSurface): SurfacePlan | null {
     native: surface.payload.map((definition) =>
       always.has(definition.name) ? definition : { ...definition, defer_loading: true },
     ),
+    nativeBy: new Map(),
     emulated: new Map(),
   };
   plans.set(surface, plan);
   return plan;
 }
 
+/** One object per surface and tool search, so every request of it carries the same option (and hashes it once). */
+function nativeOf(plan: SurfacePlan, kind: NativeSearch) {
+  let native = plan.nativeBy.get(kind);
+  if (!native) {
+    const option = nativeSearchOption(plan.native, plan.loading, kind);
+    const always = new Set(plan.loading.always_loaded);
+    native = { option, initial: nativeInitialView(plan.native, always, option) };
+    plan.nativeBy.set(kind, native);
+  }
+  return native;
+}
+
 /** What a request on this surface carries: its tools and, on the native path, the search option. */
 export function requestTools(
   surface: ResolvedSurface,
-  options: { native?: boolean; loaded?: readonly string[] } = {},
+  options: { native?: NativeSearch | null; loaded?: readonly string[] } = {},
 ): { tools: ToolDefinition[]; tool_search?: NativeToolSearchOption } {
   const plan = planOf(surface);
   if (!plan) return { tools: surface.payload };
-  if (options.native) return { tools: plan.native, tool_search: { anthropic: plan.loading.anthropic } };
+  if (options.native) return { tools: plan.native, tool_search: nativeOf(plan, options.native).option };
   const loaded = options.loaded ?? [];
   const key = loaded.join('\n');
   let tools = plan.emulated.get(key);
@@ -134,9 +151,26 @@ export function requestTools(
   return { tools };
 }
 
-/** The definitions counted as a deferred surface's initial schema: always-loaded tools plus the search tool. */
-export function initialSchemaPayload(surface: ResolvedSurface): ToolDefinition[] {
-  return requestTools(surface).tools;
+/**
+ * What is counted as a deferred surface's initial schema. Emulated: the
+ * always-loaded tools plus `search_tools`. Native: what that provider's
+ * model sees up front (native-payload.ts), and which deferred tools show a
+ * stub in it (loading one then adds only what the stub left out).
+ */
+export function initialSchemaPayload(surface: ResolvedSurface): ToolDefinition[];
+export function initialSchemaPayload(surface: ResolvedSurface, native: NativeSearch | null): NativeInitialView['view'];
+export function initialSchemaPayload(
+  surface: ResolvedSurface,
+  native: NativeSearch | null = null,
+): NativeInitialView['view'] {
+  const plan = planOf(surface);
+  return plan && native ? nativeOf(plan, native).initial.view : requestTools(surface).tools;
+}
+
+/** Deferred tools whose name and description a native request already shows before they are loaded. */
+export function stubbedTools(surface: ResolvedSurface, native: NativeSearch | null): ReadonlySet<string> {
+  const plan = planOf(surface);
+  return plan && native ? nativeOf(plan, native).initial.stubbed : new Set();
 }
 
 /** The definition of one surface tool by exposed name (what loading it adds to a request). */

@@ -144,7 +144,7 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
   const faults = new FaultSchedule(task.faults);
   const trial: TrialState = { calls: [], effects: [], seenChanges: new Set() };
   // Deferred loading: which tools each request carries, and the searches (tool-search.ts).
-  const deferred = surface.loading ? new DeferredSession(surface, provider.toolSearch === 'native') : null;
+  const deferred = surface.loading ? new DeferredSession(surface, provider.toolSearch ?? null) : null;
   const messages: ModelMessage[] = initialMessages(task);
   const requests: RequestSummary[] = [];
   const turns: ModelTurn[] = [];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ModelTurn } from './model.ts';
 import { shapeCheck } from './shape-check.ts';
+import { NativeSearch } from './surface-loading.ts';
 
 /** Cassette key: `trial` may be `"*"` in hand-written fixtures (matches any trial). */
 export const CassetteKey = z.strictObject({
@@ -25,6 +26,12 @@ export const CassetteLine = z
     tools_hash: z.string().optional(),
     /** `sha256:…` of system + messages alone (the task, or an earlier tool result, changed). */
     messages_hash: z.string().optional(),
+    /**
+     * The provider's own tool search the recorded request was sent with
+     * (`anthropic`, `openai`); absent on every other line. Replay declares it,
+     * so a native recording replays through the native path, hash for hash.
+     */
+    tool_search: NativeSearch.optional(),
     /** A free label, e.g. `synthetic: careful`. Shipped fixtures say they are synthetic. */
     label: z.string().optional(),
     /** The model's turn; absent when the recorded request failed (then `error` says how). */

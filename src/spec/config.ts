@@ -35,7 +35,7 @@ export const ProviderPreset = z.strictObject({
     .nonnegative()
     .max(MAX_RETRIES, `at most ${MAX_RETRIES}: more would only hide a server that is down`)
     .optional(),
-  /** Retries after 429s allowed over every request of this provider in one run (default 100; docs/providers.md#rate-limits). */
+  /** Retries after 429s allowed in a row, over every request of this provider, with no request succeeding in between (default 100; docs/providers.md#rate-limits). */
   rate_limit_retry_budget: z.number().int().nonnegative().max(MAX_RATE_LIMIT_RETRY_BUDGET).optional(),
   /**
    * JSON Schema keywords left out of the tools payload sent to this server

@@ -7,6 +7,7 @@ export * from './surface.ts';
 export * from './surface-options.ts';
 export * from './sweep.ts';
 export * from './surface-loading.ts';
+export * from './search-namespaces.ts';
 export * from './task.ts';
 export * from './task-kinds.ts';
 export * from './trial.ts';

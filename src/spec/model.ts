@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JsonSchema } from './json.ts';
 import { shapeCheck } from './shape-check.ts';
-import { NativeToolSearch, NativeToolSearchOption } from './surface-loading.ts';
+import { NativeToolSearch, NativeToolSearchOption, type NativeSearch } from './surface-loading.ts';
 
 /** One tool call as the model proposed it. `arguments` is the raw string (may be invalid JSON). */
 export const ToolCallProposal = z.object({
@@ -130,11 +130,12 @@ export interface Provider {
   /** Say, without answering, whether a request could be answered (the runner's pre-flight; replay). */
   check?(request: ModelRequest, key: TurnKey): ProviderProblem | null;
   /**
-   * `native`: the adapter sends deferred tools with the provider's own tool
-   * search (Anthropic Messages, OpenAI Responses). Absent: the runner
-   * emulates deferred loading with the `search_tools` meta-tool.
+   * The provider's own tool search the adapter speaks: `anthropic` (the
+   * Messages API's tool search tool) or `openai` (Responses `tool_search`).
+   * A replay of a native recording declares the one recorded. Absent: the
+   * runner emulates deferred loading with the `search_tools` meta-tool.
    */
-  readonly toolSearch?: 'native';
+  readonly toolSearch?: NativeSearch;
   /** Input tokens the tool definitions alone cost on `model`, from the provider's own count API. */
   countSchemaTokens?(model: string, tools: readonly ToolDefinition[]): Promise<number>;
 }

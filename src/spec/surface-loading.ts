@@ -15,6 +15,18 @@ export const DEFAULT_SEARCH_TOP_K = 5;
 /** The native search variants of the Anthropic Messages tool search tool. */
 export const ANTHROPIC_SEARCH_VARIANTS = ['bm25', 'regex'] as const;
 
+/**
+ * How a deferred surface goes to OpenAI Responses' tool search:
+ * `namespaces` (the default) groups dotted names into `namespace` tools by
+ * their first segment (search-namespaces.ts), `functions` sends every
+ * deferred tool as a flat function.
+ */
+export const OPENAI_SEARCH_GROUPINGS = ['namespaces', 'functions'] as const;
+
+/** Which provider's own tool search a provider speaks (`Provider.toolSearch`, a cassette line's `tool_search`). */
+export const NativeSearch = z.enum(['anthropic', 'openai']);
+export type NativeSearch = z.infer<typeof NativeSearch>;
+
 /** The fields a surface YAML file may set (a revision inherits each one it does not give). */
 export const SurfaceLoadingFields = {
   /** `eager` (default): every tool in every request. `deferred`: only `always_loaded` up front; the rest found by search. */
@@ -27,6 +39,10 @@ export const SurfaceLoadingFields = {
       top_k: z.number().int().positive().max(100).optional(),
       /** Which Anthropic tool search tool a native request carries. */
       anthropic: z.enum(ANTHROPIC_SEARCH_VARIANTS).optional(),
+      /** How OpenAI Responses' tool search is sent: namespaces of dotted names (default) or flat functions. */
+      openai: z.enum(OPENAI_SEARCH_GROUPINGS).optional(),
+      /** Descriptions of the OpenAI namespaces, by namespace name (the model sees them before it searches). */
+      namespaces: z.record(z.string(), z.string().min(1)).optional(),
     })
     .optional(),
 };
@@ -38,6 +54,10 @@ export const SurfaceLoading = z.object({
   always_loaded: z.array(z.string()),
   top_k: z.number().int().positive(),
   anthropic: z.enum(ANTHROPIC_SEARCH_VARIANTS),
+  /** Set only when the surface says so (absent: `namespaces`), so surfaces that do not keep their hash. */
+  openai: z.enum(OPENAI_SEARCH_GROUPINGS).optional(),
+  /** Namespace descriptions the surface gives; absent when it gives none. */
+  namespaces: z.record(z.string(), z.string()).optional(),
 });
 export type SurfaceLoading = z.infer<typeof SurfaceLoading>;
 
@@ -86,6 +106,20 @@ export const NativeToolSearch = z.object({
 });
 export type NativeToolSearch = z.infer<typeof NativeToolSearch>;
 
-/** On a request: the provider runs the search itself over the tools marked `defer_loading`. */
-export const NativeToolSearchOption = z.object({ anthropic: z.enum(ANTHROPIC_SEARCH_VARIANTS) });
+/** One OpenAI namespace of a native request: the tools named `<name>.<rest>` go inside it as `<rest>`. */
+export const SearchNamespace = z.object({ name: z.string(), description: z.string() });
+export type SearchNamespace = z.infer<typeof SearchNamespace>;
+
+/**
+ * On a request: the provider runs the search itself over the tools marked
+ * `defer_loading`. The runner sets only its provider's fields: `anthropic`
+ * (which search tool) for the Messages API, `openai` (and the namespaces
+ * it groups into) for the Responses API.
+ */
+export const NativeToolSearchOption = z.object({
+  anthropic: z.enum(ANTHROPIC_SEARCH_VARIANTS).optional(),
+  openai: z.enum(OPENAI_SEARCH_GROUPINGS).optional(),
+  /** OpenAI, grouped: the namespaces, in first-appearance order of the payload. */
+  namespaces: z.array(SearchNamespace).optional(),
+});
 export type NativeToolSearchOption = z.infer<typeof NativeToolSearchOption>;

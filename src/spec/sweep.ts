@@ -13,6 +13,8 @@ export const SweepRung = z.object({
   loading: z.string().default('eager'),
   /** Deferred rungs: o200k tokens of the first request (always-loaded tools + the search tool). */
   initial_schema_tokens: z.number().int().nonnegative().optional(),
+  /** Deferred rungs: how many tools one search returns (the emulated search_tools: BM25's top k). */
+  top_k: z.number().int().positive().optional(),
 });
 export type SweepRung = z.infer<typeof SweepRung>;
 

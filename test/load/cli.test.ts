@@ -106,6 +106,27 @@ describe('toolmark tokens', () => {
     ).toEqual(expected.map(({ tool, text }) => [tool, Buffer.byteLength(text), encode(text).length]));
   });
 
+  it('on a deferred surface, adds the first request of each path: emulated, Anthropic native, OpenAI native', async () => {
+    const root = join(REPO_ROOT, 'examples/deferred');
+    const { code, stdout } = toolmark('tokens', '--root', root, '--surface', 'namespaced-deferred', '--json');
+    expect(code).toBe(0);
+    const rows = JSON.parse(stdout).rows.filter((row: { loading?: string }) => row.loading !== undefined);
+    const surface = (await loadProject(root)).domains[0]!.surfaces.find((item) => item.id === 'namespaced-deferred')!;
+    const search = surface.payload.find((tool) => tool.name === 'billing.customer.search')!;
+    const count = (value: unknown) => encode(JSON.stringify(value)).length;
+    // Anthropic: customer search alone. OpenAI: the `billing` namespace's name and description, then customer search.
+    const namespace = {
+      name: 'billing',
+      description:
+        'billing tools: invoice.get, invoice.list, invoice.lookup_archive, customer.get, customer.search, refund.preview, refund.submit',
+    };
+    expect(rows.map((row: { loading: string; tokens: number }) => [row.loading, row.tokens])).toEqual([
+      ['initial', expect.any(Number)],
+      ['initial-anthropic', count([search])],
+      ['initial-openai', count([namespace, search])],
+    ]);
+  });
+
   it('prints a table and rejects an unknown surface with a suggestion', () => {
     const table = toolmark('tokens', '--root', BASE_PROJECT, '--surface', 'wide');
     expect(table.code).toBe(0);

@@ -11,6 +11,11 @@ const SURFACES: Record<string, string> = {
   'deferred-regex': 'id: deferred-regex\nextends: deferred\nsearch: { anthropic: regex }\n',
   'eager-again': 'id: eager-again\nextends: deferred\nloading: eager\n',
   'deferred-plain': 'id: deferred-plain\nextends: typed\nloading: deferred\n',
+  // Dotted names form the OpenAI namespace `notes`; its description is given, and inherited by a child.
+  'deferred-ns':
+    'id: deferred-ns\nextends: deferred\nsearch: { namespaces: { notes: "Notes: read and list them." } }\n' +
+    'tools:\n  - { action: note.get, name: notes.get }\n  - { action: note.preview, name: notes.preview }\n',
+  'deferred-ns-child': 'id: deferred-ns-child\nextends: deferred-ns\nsearch: { openai: namespaces }\n',
 };
 
 let notes: LoadedDomain;
@@ -61,6 +66,21 @@ describe('surface option loading: deferred', () => {
     // Off again: exactly the eager surface's hash (same payload, nothing deferred).
     expect(surface('eager-again').hash).toBe(surface('typed').hash);
   });
+
+  it('keeps the OpenAI grouping and namespace descriptions only when given (a surface without them keeps its hash)', () => {
+    expect(surface('deferred-ns').loading).toEqual({
+      mode: 'deferred',
+      always_loaded: ['list_notes'],
+      top_k: 2,
+      anthropic: 'bm25',
+      namespaces: { notes: 'Notes: read and list them.' },
+    });
+    expect(surface('deferred-ns-child').loading).toEqual({
+      ...surface('deferred-ns').loading,
+      openai: 'namespaces',
+    });
+    expect('openai' in surface('deferred').loading!).toBe(false);
+  });
 });
 
 async function loadError(files: Record<string, string>, name: string): Promise<string[]> {
@@ -105,5 +125,24 @@ describe('surface option loading: bad input', () => {
     expect(text).toMatch(/mode\.yaml:3.*loading/);
     expect(text).toMatch(/eager\.yaml:3.*always_loaded.*applies only to a deferred surface/);
     expect(text).toMatch(/all\.yaml:4.*nothing is deferred/);
+  });
+
+  it('rejects a namespace description no tool forms (with the closest), and namespaces with flat OpenAI functions', async () => {
+    const dotted = 'tools:\n  - { action: note.get, name: notes.get }\n';
+    const issues = await loadError(
+      {
+        'suites/notes/surfaces/ns.yaml':
+          'id: ns\nextends: typed\nloading: deferred\nsearch:\n  namespaces:\n    note: Notes.\n' + dotted,
+        'suites/notes/surfaces/flat.yaml':
+          'id: flat\nextends: typed\nloading: deferred\nsearch:\n  openai: functions\n  namespaces: { notes: Notes. }\n' +
+          dotted,
+      },
+      'loading-namespaces',
+    );
+    const text = issues.join('\n');
+    expect(issues).toHaveLength(2);
+    expect(text).toMatch(/ns\.yaml:6.*namespace "note" is not formed by any tool of surface ns/);
+    expect(text).toMatch(/one of the namespaces of its dotted names: notes/);
+    expect(text).toMatch(/flat\.yaml:\d+.*search\.openai: functions` sends no namespace/);
   });
 });

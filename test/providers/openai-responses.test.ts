@@ -133,3 +133,45 @@ describe('openai responses adapter: turn back from the wire', () => {
     expect(turn.warnings.join('\n')).toMatch(/incomplete: max_output_tokens/);
   });
 });
+
+describe('openai responses adapter: namespaces', () => {
+  it('a call to a function no namespace holds keeps its namespace, as written, both ways', async () => {
+    const { server, provider } = await withFixture('tool-search-namespace');
+    const deferred = { description: 'Read one invoice.', parameters: TICKET_GET_SCHEMA, defer_loading: true };
+    const turn = await provider.propose(
+      sampleRequest({
+        messages: [
+          { role: 'user', content: 'Refund INV-1003' },
+          // An earlier call the model made up inside the namespace, then its error result.
+          {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: 'call_0', name: 'billing.refund_now', arguments: '{}' }],
+          },
+          {
+            role: 'tool',
+            tool_call_id: 'call_0',
+            name: 'billing.refund_now',
+            content: '{"code":"tool_not_found"}',
+            is_error: true,
+          },
+        ],
+        tools: [
+          { name: 'billing.invoice.get', strict: true, ...deferred },
+          { name: 'lookup', strict: false, ...deferred },
+        ],
+        tool_search: { openai: 'namespaces', namespaces: [{ name: 'billing', description: 'Billing.' }] },
+      }),
+    );
+    const body = server.requests[0]!.body;
+    expect(body.tools.map((tool: any) => [tool.type, tool.name])).toEqual([
+      ['tool_search', undefined],
+      ['namespace', 'billing'],
+      ['function', 'lookup'],
+    ]);
+    expect(body.tools[1].tools.map((tool: any) => tool.name)).toEqual(['invoice__get']);
+    expect(body.input[1]).toMatchObject({ type: 'function_call', namespace: 'billing', name: 'refund_now' });
+    // The fixture's call {namespace: billing, name: invoice__get} is the request's billing.invoice.get.
+    expect(turn.tool_calls.map((call) => call.name)).toEqual(['billing.invoice.get']);
+  });
+});

@@ -80,7 +80,7 @@ describe('failureScope', () => {
   });
 });
 
-describe('a total retry budget for 429s', () => {
+describe('a retry budget for 429s in a row', () => {
   it('once spent, a 429 is not retried and fails the run (scope run); requests = budget + attempts', async () => {
     const budget = createRetryBudget(3);
     let calls = 0;
@@ -96,10 +96,36 @@ describe('a total retry budget for 429s', () => {
     // 1 attempt + 3 retries from the budget, then the 4th retry is refused.
     expect(calls).toBe(4);
     expect(thrown.scope).toBe('run');
-    expect(thrown.message).toMatch(/the 3 retries allowed after 429s are spent/);
+    expect(thrown.message).toMatch(
+      /the 3 retries allowed after 429s in a row \(no request succeeding in between\) are spent/,
+    );
     // The next request gets no retry at all.
     await limited().catch(() => {});
     expect(calls).toBe(5);
+  });
+
+  it('a success gives the budget back: 429s that heal never stop the run, however many', async () => {
+    const budget = createRetryBudget(3);
+    let calls = 0;
+    // Every request is refused twice, then answered: 2 retries each, 40 requests, 80 retries in all,
+    // far beyond a budget of 3 — but never more than 2 in a row without a success.
+    const healing = (request: number) => {
+      let attempts = 0;
+      return withRetries(
+        async () => {
+          calls += 1;
+          attempts += 1;
+          if (attempts <= 2) throw Object.assign(new Error('429 Too Many Requests'), { status: 429, headers: {} });
+          return request;
+        },
+        { label: 'x', maxRetries: 10, sleep: async () => {}, rateLimitBudget: budget },
+      );
+    };
+    const answers: number[] = [];
+    for (let request = 0; request < 40; request += 1) answers.push((await healing(request)).value);
+    expect(answers).toEqual(Array.from({ length: 40 }, (_, index) => index));
+    expect(calls).toBe(40 * 3);
+    expect(budget.spent).toBe(0);
   });
 });
 
@@ -165,7 +191,7 @@ describe('toolmark run stops early on a bad key', () => {
 
 describe('toolmark run stops on endless 429s without retry-after, and gate says the run errored', () => {
   it(
-    '429 on every request: the total retry budget is spent, one message, exit 2; gate exits 1 naming the cause',
+    '429 on every request: the retry budget is spent, one message, exit 2; gate exits 1 naming the cause',
     { timeout: 180_000 },
     async () => {
       const server = await startFakeServer(() => ({
@@ -190,7 +216,7 @@ describe('toolmark run stops on endless 429s without retry-after, and gate says 
         // One trial: its first attempt and the 3 retries of the budget; the 4th 429 stops the run.
         expect(server.requests).toHaveLength(4);
         expect(result.stderr).toMatch(
-          /error: run stopped early \(fake:fake-model\): fake chat fake-model: HTTP 429: Rate limit reached for requests \(after 4 attempts\); the 3 retries allowed after 429s are spent — this fails every request, so the run stopped\. 19 planned trials not run/,
+          /error: run stopped early \(fake:fake-model\): fake chat fake-model: HTTP 429: Rate limit reached for requests \(after 4 attempts\); the 3 retries allowed after 429s in a row \(no request succeeding in between\) are spent — this fails every request, so the run stopped\. 19 planned trials not run/,
         );
         expect(
           result.stderr

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sweepRows, sweepTable } from '../../src/report/index.ts';
+import { sweepCaption, sweepRows, sweepTable } from '../../src/report/index.ts';
 import type { Manifest, Summary, SummaryGroup } from '../../src/spec/index.ts';
 
 // Hand computation (Wilson 95%, z = 1.959964) for 8 of 10:
@@ -42,6 +42,7 @@ const manifest = {
         distractors: 15,
         loading: 'deferred',
         initial_schema_tokens: 140,
+        top_k: 5,
       },
     ],
   },
@@ -83,5 +84,24 @@ describe('sweep rows and table', () => {
 
   it('no sweep in the manifest: no rows', () => {
     expect(sweepRows({ ...manifest, sweep: undefined }, { groups: [] } as unknown as Summary)).toEqual([]);
+  });
+
+  it('the caption says what a deferred curve reflects (BM25 top k), and that synthetic curves are scripted', () => {
+    const synthetic = sweepCaption(manifest, true);
+    expect(synthetic).toContain("A deferred rung's selection reflects retrieval");
+    expect(synthetic).toContain('BM25 top 5');
+    expect(synthetic).toContain('they describe scripted behaviours');
+    expect(synthetic).toContain("searches once with the user's words");
+    // A live model's sweep: the retrieval sentence, no synthetic note.
+    const live = sweepCaption(manifest, false);
+    expect(live).toContain('BM25 top 5');
+    expect(live).not.toContain('scripted');
+    // Eager rungs only: no retrieval sentence.
+    const eagerOnly = {
+      ...manifest,
+      sweep: { ...manifest.sweep!, rungs: manifest.sweep!.rungs.filter((rung) => rung.loading === 'eager') },
+    } as Manifest;
+    expect(sweepCaption(eagerOnly, true)).not.toContain('retrieval');
+    expect(sweepCaption(eagerOnly, true)).toContain('they describe scripted behaviours');
   });
 });

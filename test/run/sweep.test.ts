@@ -7,6 +7,7 @@ import { sweepProject } from '../../src/run/index.ts';
 import { readTrials } from '../../src/run-folder/index.ts';
 import { trialFacts } from '../../src/score/index.ts';
 import { wilsonInterval } from '../../src/stats/index.ts';
+import type { TrialRecord } from '../../src/spec/index.ts';
 import { SHIPPED_SWEEP, sweepCassette } from '../../scripts/make-sweep-cassettes.ts';
 import { REPO_ROOT } from '../load/materialize.ts';
 
@@ -90,8 +91,78 @@ describe('sweepProject (library)', () => {
       /\| replay\/synthetic-hasty \| 35 \| 30 \| deferred \| [\d,]+ \| \d+ \| \d+ \| \d+% \\?\[/,
     );
     expect(markdown).toContain('they describe scripted behaviours');
+    // The deferred curve is what BM25 retrieval found, and the report says so.
+    expect(markdown).toContain("A deferred rung's selection reflects retrieval");
+    expect(markdown).toContain('BM25 top 5');
     const html = readFileSync(join(result.runDir, 'report.html'), 'utf8');
     expect(html).toContain('Sweep: selection and schema tokens against catalog size');
+  });
+
+  it('a deferred rung selects what its search found: hand count on two tasks at 10 and 35 tools (careful)', async () => {
+    // The scripted model searches once with the content words of the user's message (scripts/synthetic/searching.ts):
+    //   tickets-check-t121-timeout     "Can you check T-121 for me?"            → "check"
+    //   tickets-customer-chasing-t117  "The customer on T-117 is chasing us and says nobody ever replied.
+    //                                   Can you pull the ticket up?"             → "customer chasing says ever replied pull ticket"
+    // get_ticket's text (name, description, parameters) has no "check": BM25 scores it 0, so no rung finds it
+    // for t121. For t117 only "ticket" matches get_ticket: it ranks 4th of 10 deferred tools at 10 (in the top 5),
+    // and at 35 five tools with "customer"/"ticket" words (billing.customer.search, billing.invoice.list,
+    // list_tickets, scan_tickets, search_tickets) outrank it: a miss. A careful model that misses asks (0.9) or
+    // calls the first result (0.1); both are wrong selections. So, 3 trials each:
+    //   n10.deferred: t117 3 of 3, t121 0 of 3 → 3 of 6;   n35.deferred: 0 of 6.
+    // Eager rungs see every tool: n35 selects get_ticket in t117 3 of 3 and t121 2 of 3 (one distractor pull) → 5 of 6.
+    const careful = providers[0]!;
+    const result = await sweepProject({
+      root: REPO_ROOT,
+      domain: SHIPPED_SWEEP.domain,
+      surface: SHIPPED_SWEEP.surface,
+      sizes: [10, 35],
+      from: [...SHIPPED_SWEEP.from],
+      seed: SHIPPED_SWEEP.seed,
+      loading: ['eager', 'deferred'],
+      selection: { providers: [careful], trials: 3, task: 'tickets-c*', split: 'all' },
+      out,
+      runId: 'retrieval',
+    });
+    const records: TrialRecord[] = [];
+    for await (const record of readTrials(result.runDir)) records.push(record);
+    expect(new Set(records.map((record) => record.task))).toEqual(
+      new Set(['tickets-check-t121-timeout', 'tickets-customer-chasing-t117']),
+    );
+    const queries = (surface: string, task: string) =>
+      records
+        .filter((record) => record.surface === surface && record.task === task)
+        .map((record) => record.loading!.searches.map((search) => JSON.parse(search.arguments).query));
+    expect(queries('typed-v2.n35.deferred', 'tickets-check-t121-timeout')).toEqual([['check'], ['check'], ['check']]);
+    expect(queries('typed-v2.n10.deferred', 'tickets-customer-chasing-t117')[0]).toEqual([
+      'customer chasing says ever replied pull ticket',
+    ]);
+    const found = (surface: string, task: string) =>
+      records
+        .filter((record) => record.surface === surface && record.task === task)
+        .map((record) => record.loading!.searches[0]!.results.some((hit) => hit.actions.includes('ticket.get')));
+    expect(found('typed-v2.n10.deferred', 'tickets-customer-chasing-t117')).toEqual([true, true, true]);
+    expect(found('typed-v2.n10.deferred', 'tickets-check-t121-timeout')).toEqual([false, false, false]);
+    expect(found('typed-v2.n35.deferred', 'tickets-customer-chasing-t117')).toEqual([false, false, false]);
+    expect(found('typed-v2.n35.deferred', 'tickets-check-t121-timeout')).toEqual([false, false, false]);
+
+    const row = (surface: string) => result.rows.find((candidate) => candidate.surface === surface)!;
+    // Wilson 95%, z = 1.959964, z² = 3.841459, by hand:
+    //   3 of 6: centre = (0.5 + z²/12)/(1 + z²/6) = 0.820122/1.640243 = 0.5;
+    //           half = z·sqrt(0.25/6 + z²/144)/1.640243 = 1.959964·0.261426/1.640243 = 0.312383 → [0.187617, 0.812383]
+    //   0 of 6: centre = (z²/12)/1.640243 = 0.195165, half = z·sqrt(z²/144)/1.640243 = 0.195165 → [0, 0.390330]
+    //   5 of 6: centre = (0.833333 + 0.320122)/1.640243 = 0.703222;
+    //           half = z·sqrt(0.833333·0.166667/6 + z²/144)/1.640243 = 1.959964·0.223215/1.640243 = 0.266724 → [0.436498, 0.969946]
+    const expected: [string, number, [number, number]][] = [
+      ['typed-v2.n10.deferred', 3 / 6, [0.187617, 0.812383]],
+      ['typed-v2.n35.deferred', 0, [0, 0.39033]],
+      ['typed-v2.n35', 5 / 6, [0.436498, 0.969946]],
+    ];
+    for (const [surface, value, [low, high]] of expected) {
+      expect(row(surface).selection.n, surface).toBe(6);
+      expect(row(surface).selection.value, surface).toBeCloseTo(value, 6);
+      expect(row(surface).selection.ci95![0], surface).toBeCloseTo(low, 5);
+      expect(row(surface).selection.ci95![1], surface).toBeCloseTo(high, 5);
+    }
   });
 
   it('refuses a size below the base surface, before anything is written', async () => {

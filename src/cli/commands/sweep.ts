@@ -17,6 +17,8 @@ interface SweepFlags {
   concurrency?: string;
   out?: string;
   runId?: string;
+  record?: string;
+  allowStale?: boolean;
   json?: boolean;
 }
 
@@ -62,6 +64,8 @@ async function sweepAction(flags: SweepFlags): Promise<void> {
     concurrency: flags.concurrency === undefined ? undefined : await integer('--concurrency', flags.concurrency, 1),
     out: flags.out,
     runId: flags.runId,
+    record: flags.record,
+    allowStale: flags.allowStale,
   });
   if (flags.json) {
     process.stdout.write(`${JSON.stringify({ run: result.runDir, plan: result.plan, rows: result.rows }, null, 2)}\n`);
@@ -106,6 +110,8 @@ export function describe(program: Command, _setExitCode: (code: number) => void)
     .option('--concurrency <n>', 'trials at once')
     .option('--out <dir>', 'results folder')
     .option('--run-id <id>', 'run id (one folder name)')
+    .option('--record <file>', 'write every model turn to this cassette (JSONL); replay it with --provider replay:FILE')
+    .option('--allow-stale', 'replay cassettes even when the surface or tasks changed since recording')
     .option('--json', 'machine-readable output: the plan and the rows')
     .action((flags: SweepFlags) => sweepAction(flags));
 }

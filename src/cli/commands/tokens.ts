@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ToolDefinition } from '../../spec/index.ts';
+import type { NativeSearch, ToolDefinition } from '../../spec/index.ts';
 import { collect } from '../cli-helpers.ts';
 
 interface TokensFlags {
@@ -24,8 +24,12 @@ export interface ToolCost {
   hash: string;
   /** Null for the surface total. */
   tool: string | null;
-  /** Deferred surfaces: `initial` marks the first request's row (always-loaded tools + search tool). */
-  loading?: 'initial';
+  /**
+   * Deferred surfaces: `initial` marks the emulated first request's row
+   * (always-loaded tools + search_tools); `initial-anthropic` and
+   * `initial-openai` what that provider's native tool search shows up front.
+   */
+  loading?: 'initial' | `initial-${NativeSearch}`;
   bytes: number;
   tokens: number;
   /** Tokens by the provider's own count API, with `--provider` (null without). */
@@ -39,6 +43,7 @@ async function tokensAction(flags: TokensFlags): Promise<void> {
   const { closest } = await import('../../spec/suggest.ts');
   const { formatTable } = await import('./validate.ts');
   const { initialSchemaPayload } = await import('../../solve/tool-search.ts');
+  const nativeSearches = (await import('../../spec/index.ts')).NativeSearch.options;
 
   const project = await loadProject(flags.root, { domains: flags.domain });
   const surfaces = project.domains.flatMap((domain) => domain.surfaces);
@@ -117,6 +122,18 @@ async function tokensAction(flags: TokensFlags): Promise<void> {
         ...schemaCost(initial),
         provider_tokens: await countWithProvider(initial),
       });
+      // Native: what the model sees before it searches (docs/large-surfaces.md, "schema tokens").
+      for (const native of nativeSearches) {
+        rows.push({
+          domain: surface.domain,
+          surface: surface.id,
+          hash: surface.hash,
+          tool: null,
+          loading: `initial-${native}`,
+          ...schemaCost(initialSchemaPayload(surface, native)),
+          provider_tokens: null,
+        });
+      }
     }
   }
 
@@ -132,9 +149,7 @@ async function tokensAction(flags: TokensFlags): Promise<void> {
     table.push([
       row.domain,
       row.surface,
-      row.loading === 'initial'
-        ? '(deferred: initial request = always-loaded + search_tools)'
-        : (row.tool ?? '(total payload)'),
+      row.loading === undefined ? (row.tool ?? '(total payload)') : INITIAL_LABELS[row.loading],
       String(row.bytes),
       String(row.tokens),
       ...(counter ? [String(row.provider_tokens)] : []),
@@ -147,6 +162,12 @@ async function tokensAction(flags: TokensFlags): Promise<void> {
     `${formatTable(table)}\n\nTokens: o200k_base over the compact JSON of the normalised tools payload (what toolmark sends an adapter); providers add their own wrapping${note}.\n`,
   );
 }
+
+const INITIAL_LABELS: Record<NonNullable<ToolCost['loading']>, string> = {
+  initial: '(deferred: initial request = always-loaded + search_tools)',
+  'initial-anthropic': '(deferred, Anthropic native: always-loaded tools)',
+  'initial-openai': '(deferred, OpenAI native: always-loaded + namespace/function names)',
+};
 
 /** The provider named by `--provider`, when it has a count API; a ConfigError otherwise (before any call). */
 async function tokenCounter(text: string, config: import('../../spec/index.ts').ProjectConfig): Promise<TokenCounter> {

@@ -203,7 +203,7 @@ async function sweepCard(data: RunData): Promise<string> {
     .map((row) => `<tr>${row.map((cell) => `<td>${h(cell)}</td>`).join('')}</tr>`)
     .join('')}</tbody></table>`;
   const chart = await renderChart(sweepSpec(rows));
-  return `${card('sweep', 'Sweep: selection and schema tokens against catalog size', sweepCaption(data.manifest, data.synthetic), `<div class="chart">${chart}</div>${table}`)}
+  return `${card('sweep', 'Sweep: selection and schema tokens against catalog size', h(sweepCaption(data.manifest, data.synthetic)), `<div class="chart">${chart}</div>${table}`)}
 `;
 }
 
