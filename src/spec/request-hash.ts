@@ -37,8 +37,8 @@ const requestHashes = new WeakMap<ModelRequest, string>();
  * first request, and turn 0 of the trial builds the same request again: a
  * new object, but the same tools array and the same message objects (the
  * runner makes a task's starting messages once). Keyed weakly by the last
- * message, so an entry lives as long as its conversation: a task's
- * starting messages for the run, a later turn's for its trial.
+ * message, so an entry lives no longer than its conversation, and is
+ * dropped once found again.
  */
 interface SameParts {
   request: ModelRequest;
@@ -72,6 +72,9 @@ export function requestHash(request: ModelRequest): string {
   const last = request.messages.at(-1);
   const earlier = last === undefined ? undefined : byLastMessage.get(last);
   if (earlier !== undefined && sameParts(earlier.request, request)) {
+    // Used once: the pre-flight's entry serves the task's first trial, then goes (100,000 distinct
+    // tasks would otherwise keep 100,000 entries for the whole run; a task's later trials hash again).
+    byLastMessage.delete(last!);
     requestHashes.set(request, earlier.hash);
     return earlier.hash;
   }

@@ -35,7 +35,7 @@ function expected(value: ModelRequest): string {
 }
 
 describe('request hash reuse (pre-flight, then turn 0)', () => {
-  it('a new request made of the same parts is found, not hashed again; a copied part is hashed again, to the same value', () => {
+  it('a new request made of the same parts is found once, not hashed again; a copied part is hashed again, to the same value', () => {
     const first = request();
     const before = hashesMade();
     const hash = requestHash(first);
@@ -45,13 +45,16 @@ describe('request hash reuse (pre-flight, then turn 0)', () => {
     expect(again).not.toBe(first);
     expect(requestHash(again)).toBe(hash);
     expect(hashesMade()).toBe(before + 1);
+    // Found once: a third request of the same parts (a task's second trial) is hashed again, to the same value.
+    expect(requestHash(request())).toBe(hash);
+    expect(hashesMade()).toBe(before + 2);
     // The same text from other objects is hashed again and agrees.
     const copied = request({
       messages: [{ role: 'user', content: 'Read N-1' }],
       tools: tools.map((tool) => ({ ...tool })),
     });
     expect(requestHash(copied)).toBe(hash);
-    expect(hashesMade()).toBe(before + 2);
+    expect(hashesMade()).toBe(before + 3);
     const expectedHash = expected(first);
     expect(hash).toBe(expectedHash);
   });
