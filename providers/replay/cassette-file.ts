@@ -51,13 +51,14 @@ export function openCassette(file: string): number {
  * goes to `take` with its bytes' place in the file; every bad line (invalid
  * JSON, wrong shape) is reported with file:line in one ConfigError thrown
  * at the end, before anything is run. Blank lines are skipped. The file is
- * read in chunks, so only one line's objects exist at a time.
+ * read in chunks, so only one line's objects exist at a time. Returns the
+ * bytes read (the file's size).
  */
 export function walkCassette(
   fd: number,
   file: string,
   take: (line: CassetteLine, lineNumber: number, bytes: LineBytes) => void,
-): void {
+): number {
   const issues: ConfigIssue[] = [];
   let badLines = 0;
   const visit = (raw: string, lineNumber: number, bytes: LineBytes): void => {
@@ -111,6 +112,7 @@ export function walkCassette(
   const named = new Set(issues.map((issue) => issue.line)).size;
   if (badLines > named) issues.push({ file, message: `… and ${badLines - named} more bad lines` });
   if (issues.length > 0) throw new ConfigError(issues);
+  return base + filled;
 }
 
 /** One line's text checked: the line, its issues, or null for a blank line. */

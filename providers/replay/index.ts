@@ -30,6 +30,8 @@ export type ReplayProblem = { kind: 'missing' | 'stale'; message: string };
 export interface ReplayOptions {
   /** Replay even when the request no longer hashes to what was recorded. */
   allowStale?: boolean;
+  /** Cassettes up to this many bytes are held in memory, larger ones read a line at a time; default HOLD_CASSETTE_BYTES. */
+  holdUpTo?: number;
 }
 
 /**
@@ -207,12 +209,13 @@ export function createReplayProviders(
       const fd = openCassette(file);
       const source = new CassetteSource(file, fd);
       try {
-        walkCassette(fd, file, (line, lineNumber, bytes) => {
+        const size = walkCassette(fd, file, (line, lineNumber, bytes) => {
           let turns = byModel.get(line.model);
           if (!turns) byModel.set(line.model, (turns = new RecordedTurns(line.model)));
           turns.note(line, file, lineNumber);
           turns.index.addFromFile(source, line, lineNumber, bytes);
         });
+        source.settle(size, options.holdUpTo);
       } catch (error) {
         source.close();
         throw error;

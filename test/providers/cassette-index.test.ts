@@ -52,7 +52,8 @@ function cassette(name: string, lines: string[]): string {
 describe('cassette index', () => {
   it('reads a line from the file when it is used: an edit after opening is what replay answers', async () => {
     const file = cassette('edit.jsonl', [turnLine(0, 'first answer'), turnLine(1, 'second answer')]);
-    const [provider] = createReplayProviders([file], { root: work });
+    // Larger than what is held in memory: read back from the file.
+    const [provider] = createReplayProviders([file], { root: work, holdUpTo: 100 });
     // Same length, so the index still points at whole lines.
     writeFileSync(file, readFileSync(file, 'utf8').replace('second answer', 'SECOND ANSWER'));
     expect((await provider!.propose(request(), { key: key(0) })).text).toBe('first answer');
@@ -65,7 +66,7 @@ describe('cassette index', () => {
 
   it('a line cut after opening is a ProviderError naming file:line, not a crash', async () => {
     const file = cassette('cut.jsonl', [turnLine(0, 'first'), turnLine(1, 'second')]);
-    const [provider] = createReplayProviders([file], { root: work });
+    const [provider] = createReplayProviders([file], { root: work, holdUpTo: 100 });
     truncateSync(file, turnLine(0, 'first').length + 10);
     await expect(provider!.propose(request(), { key: key(0) })).resolves.toMatchObject({ text: 'first' });
     const error = await provider!.propose(request(), { key: key(1) }).catch((caught: unknown) => caught);
@@ -96,12 +97,21 @@ describe('cassette index', () => {
     expect(provider!.check(recorded, key(3))).toMatchObject({ kind: 'missing' });
   });
 
-  it('indexes a file larger than one read chunk, and a last line without a newline', async () => {
+  it('indexes a file larger than one read chunk, and a last line without a newline; held or read back alike', async () => {
     const lines = Array.from({ length: 3000 }, (_, turn) => turnLine(turn, `answer ${turn} ${'x'.repeat(500)}`));
     const file = path.join(work, 'large.jsonl');
     writeFileSync(file, lines.join('\n'));
+    for (const holdUpTo of [0, 1 << 30]) {
+      const [provider] = createReplayProviders([file], { root: work, holdUpTo });
+      for (const turn of [0, 1234, 2047, 2999])
+        expect((await provider!.propose(request(), { key: key(turn) })).text).toBe(`answer ${turn} ${'x'.repeat(500)}`);
+    }
+  });
+
+  it('a small cassette is held as it was read: an edit after opening changes nothing', async () => {
+    const file = cassette('held.jsonl', [turnLine(0, 'first answer')]);
     const [provider] = createReplayProviders([file], { root: work });
-    for (const turn of [0, 1234, 2047, 2999])
-      expect((await provider!.propose(request(), { key: key(turn) })).text).toBe(`answer ${turn} ${'x'.repeat(500)}`);
+    writeFileSync(file, readFileSync(file, 'utf8').replace('first answer', 'FIRST ANSWER'));
+    expect((await provider!.propose(request(), { key: key(0) })).text).toBe('first answer');
   });
 });
