@@ -8,13 +8,16 @@ import { ConfigError, ProviderError, requestHash, requestPartHashes } from '../.
 import type { CassetteLine } from '../../src/spec/index.ts';
 import { makeTask, notesDomain, notesRunDomain, typedSurface, wideSurface } from '../solve/fixtures/notes-domain.ts';
 
-const task = makeTask({
-  id: 'read-1',
-  kind: 'must-call',
-  messages: [{ role: 'user', content: 'Read N-1' }],
-  actor: { permissions: ['note:read'] },
-  expect: { action: 'note.get' },
-});
+/** A task that reads one note. */
+const readTask = (id: string, note: string) =>
+  makeTask({
+    id,
+    kind: 'must-call',
+    messages: [{ role: 'user', content: `Read ${note}` }],
+    actor: { permissions: ['note:read'] },
+    expect: { action: 'note.get' },
+  });
+const task = readTask('read-1', 'N-1');
 const dirs: string[] = [];
 function tempDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'toolmark-replay-'));
@@ -197,13 +200,7 @@ describe('replay provider', () => {
       seen.push({ request, key: describeKey(turnKey) });
       return null;
     };
-    const other = makeTask({
-      id: 'read-2',
-      kind: 'must-call',
-      messages: [{ role: 'user', content: 'Read N-2' }],
-      actor: { permissions: ['note:read'] },
-      expect: { action: 'note.get' },
-    });
+    const other = readTask('read-2', 'N-2');
     const domain = notesRunDomain([task, other], [typedSurface, wideSurface]);
     preflight(planTrials([domain], [provider], { split: 'all', trials: 3 }));
     expect(seen).toHaveLength(2 * 2 * 3);
