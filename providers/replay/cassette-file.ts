@@ -1,10 +1,13 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { CassetteLine, ConfigError } from '../../src/spec/index.ts';
 import type { ConfigIssue } from '../../src/spec/index.ts';
 import { isCassetteLineShape } from '../../src/spec/index.ts';
 
 /** Bad lines named one by one; beyond this a count, so a wrong file cannot flood the terminal. */
 const MAX_ISSUES = 10;
+/** Bytes read per chunk: a cassette is never held whole (a 100,000-task one is ~130 MB). */
+const CHUNK_BYTES = 1 << 20;
+const NEWLINE = 0x0a;
 
 /** A cassette line with where it came from, for error messages. */
 export interface LocatedLine {
@@ -13,21 +16,26 @@ export interface LocatedLine {
   lineNumber: number;
 }
 
+/** Where a line's bytes are in its file, so it can be read again when it is used. */
+export interface LineBytes {
+  offset: number;
+  length: number;
+}
+
 /**
- * Read one cassette JSONL file. Every bad line (invalid JSON, wrong shape)
- * is reported with file:line in one ConfigError; blank lines are skipped.
+ * Open a cassette for reading: anything but a regular file is refused (a
+ * FIFO would block until someone writes to it), and so is a file that
+ * cannot be opened. The caller owns the descriptor.
  */
-export function readCassetteFile(file: string): LocatedLine[] {
-  let text: string;
+export function openCassette(file: string): number {
   try {
-    // Reading a FIFO (or a device) would block until someone writes to it: refuse anything but a file.
     if (!statSync(file).isFile())
       throw new ConfigError({
         file,
         message: 'cannot read cassette: not a regular file (a folder, FIFO, socket or device)',
         expected: 'a JSONL file',
       });
-    text = readFileSync(file, 'utf8');
+    return openSync(file, 'r');
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     throw new ConfigError({
@@ -36,51 +44,126 @@ export function readCassetteFile(file: string): LocatedLine[] {
       expected: 'a readable JSONL file',
     });
   }
-  const lines: LocatedLine[] = [];
+}
+
+/**
+ * Walk the lines of an open cassette, checking every one: each good line
+ * goes to `take` with its bytes' place in the file; every bad line (invalid
+ * JSON, wrong shape) is reported with file:line in one ConfigError thrown
+ * at the end, before anything is run. Blank lines are skipped. The file is
+ * read in chunks, so only one line's objects exist at a time. Returns the
+ * bytes read (the file's size).
+ */
+export function walkCassette(
+  fd: number,
+  file: string,
+  take: (line: CassetteLine, lineNumber: number, bytes: LineBytes) => void,
+): number {
   const issues: ConfigIssue[] = [];
   let badLines = 0;
-  const report = (issue: ConfigIssue): void => {
-    if (issues.length < MAX_ISSUES) issues.push(issue);
+  const visit = (raw: string, lineNumber: number, bytes: LineBytes): void => {
+    const checked = checkCassetteLine(raw, file, lineNumber);
+    if (checked === null) return;
+    if ('line' in checked) {
+      take(checked.line, lineNumber, bytes);
+      return;
+    }
+    badLines += 1;
+    for (const issue of checked.issues) if (issues.length < MAX_ISSUES) issues.push(issue);
   };
-  text.split('\n').forEach((raw, index) => {
-    const lineNumber = index + 1;
-    if (raw.trim() === '') return;
-    let value: unknown;
+  let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+  let filled = 0;
+  // File offset of buffer[0].
+  let base = 0;
+  let lineNumber = 0;
+  const readAt = (into: Buffer, at: number, position: number): number => {
     try {
-      value = JSON.parse(raw);
+      return readSync(fd, into, at, into.length - at, position);
     } catch (error) {
-      badLines += 1;
-      report({
+      throw new ConfigError({
         file,
-        line: lineNumber,
-        message: `invalid JSON: ${(error as Error).message}`,
-        expected: 'one JSON object per line',
+        message: `cannot read cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+        expected: 'a readable JSONL file',
       });
-      return;
     }
-    // The cheap check accepts what the schema would return unchanged; anything else goes through the schema.
-    if (isCassetteLineShape(value)) {
-      lines.push({ line: value, file, lineNumber });
-      return;
+  };
+  for (;;) {
+    if (filled === buffer.length) {
+      // A line longer than the buffer: grow it rather than split the line.
+      const larger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(larger, 0, 0, filled);
+      buffer = larger;
     }
-    const parsed = CassetteLine.safeParse(value);
-    if (!parsed.success) {
-      badLines += 1;
-      for (const issue of parsed.error.issues.slice(0, 3)) {
-        report({
-          file,
-          line: lineNumber,
-          field: issue.path.join('.') || undefined,
-          message: issue.message,
-          expected: 'a cassette line (SPEC §3)',
-        });
-      }
-      return;
+    const read = readAt(buffer, filled, base + filled);
+    if (read === 0) break;
+    const end = filled + read;
+    let start = 0;
+    for (let newline = buffer.indexOf(NEWLINE, start); newline !== -1 && newline < end;) {
+      lineNumber += 1;
+      visit(buffer.toString('utf8', start, newline), lineNumber, { offset: base + start, length: newline - start });
+      start = newline + 1;
+      newline = buffer.indexOf(NEWLINE, start);
     }
-    lines.push({ line: parsed.data, file, lineNumber });
-  });
+    buffer.copy(buffer, 0, start, end);
+    base += start;
+    filled = end - start;
+  }
+  if (filled > 0) visit(buffer.toString('utf8', 0, filled), lineNumber + 1, { offset: base, length: filled });
   const named = new Set(issues.map((issue) => issue.line)).size;
   if (badLines > named) issues.push({ file, message: `… and ${badLines - named} more bad lines` });
   if (issues.length > 0) throw new ConfigError(issues);
+  return base + filled;
+}
+
+/** One line's text checked: the line, its issues, or null for a blank line. */
+export function checkCassetteLine(
+  raw: string,
+  file: string,
+  lineNumber: number,
+): { line: CassetteLine } | { issues: ConfigIssue[] } | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    if (raw.trim() === '') return null;
+    return {
+      issues: [
+        {
+          file,
+          line: lineNumber,
+          message: `invalid JSON: ${(error as Error).message}`,
+          expected: 'one JSON object per line',
+        },
+      ],
+    };
+  }
+  // The cheap check accepts what the schema would return unchanged; anything else goes through the schema.
+  if (isCassetteLineShape(value)) return { line: value };
+  const parsed = CassetteLine.safeParse(value);
+  if (parsed.success) return { line: parsed.data };
+  return {
+    issues: parsed.error.issues.slice(0, 3).map((issue) => ({
+      file,
+      line: lineNumber,
+      field: issue.path.join('.') || undefined,
+      message: issue.message,
+      expected: 'a cassette line (SPEC §3)',
+    })),
+  };
+}
+
+/**
+ * Read one cassette JSONL file whole. Every bad line (invalid JSON, wrong
+ * shape) is reported with file:line in one ConfigError; blank lines are
+ * skipped. (Replay itself keeps only an index: cassette-index.ts.)
+ */
+export function readCassetteFile(file: string): LocatedLine[] {
+  const fd = openCassette(file);
+  const lines: LocatedLine[] = [];
+  try {
+    walkCassette(fd, file, (line, lineNumber) => lines.push({ line, file, lineNumber }));
+  } finally {
+    closeSync(fd);
+  }
   return lines;
 }

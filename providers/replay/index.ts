@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigError, ProviderError, requestHash, requestPartHashes } from '../../src/spec/index.ts';
 import type {
   CassetteKey,
+  CassetteLine,
   ModelRequest,
   ModelTurn,
   NativeSearch,
@@ -9,8 +10,9 @@ import type {
   Provider,
   TurnKey,
 } from '../../src/spec/index.ts';
-import { readCassetteFile } from './cassette-file.ts';
+import { openCassette, walkCassette } from './cassette-file.ts';
 import type { LocatedLine } from './cassette-file.ts';
+import { CassetteSource, TurnIndex } from './cassette-index.ts';
 import { expandGlob } from './glob.ts';
 
 export { readCassetteFile } from './cassette-file.ts';
@@ -22,16 +24,53 @@ export function describeKey(key: TurnKey | CassetteKey): string {
   return `${key.domain}/${key.task}/${key.surface}/trial ${key.trial}/turn ${key.turn}`;
 }
 
-function indexKey(key: { domain: string; task: string; surface: string; trial: number | '*'; turn: number }): string {
-  return JSON.stringify([key.domain, key.task, key.surface, key.trial, key.turn]);
-}
-
 /** Why a request cannot be answered from the cassette (null when it can). */
 export type ReplayProblem = { kind: 'missing' | 'stale'; message: string };
 
 export interface ReplayOptions {
   /** Replay even when the request no longer hashes to what was recorded. */
   allowStale?: boolean;
+  /** Cassettes up to this many bytes are held in memory, larger ones read a line at a time; default HOLD_CASSETTE_BYTES. */
+  holdUpTo?: number;
+}
+
+/**
+ * The turns of one recorded model, gathered line by line (from a cassette
+ * file as it is read, or from lines in memory), with what the lines say
+ * about the recording.
+ */
+export class RecordedTurns {
+  readonly model: string;
+  readonly index = new TurnIndex();
+  synthetic = false;
+  /** The provider of the first line. */
+  recordedProvider: string | undefined;
+  /** The native tool search of the first line that names one. */
+  nativeSearch: { search: NativeSearch; file: string; lineNumber: number } | undefined;
+
+  constructor(model: string) {
+    this.model = model;
+  }
+
+  /** What a line says about the recording; a ConfigError when its native tool search is not the earlier lines'. */
+  note(line: CassetteLine, file: string, lineNumber: number): void {
+    this.synthetic ||= isSynthetic(line.provider, line.label);
+    this.recordedProvider ??= line.provider;
+    if (line.tool_search === undefined) return;
+    const first = this.nativeSearch;
+    if (first === undefined) {
+      this.nativeSearch = { search: line.tool_search, file, lineNumber };
+      return;
+    }
+    if (line.tool_search === first.search) return;
+    throw new ConfigError({
+      file,
+      line: lineNumber,
+      field: 'tool_search',
+      message: `model \`${this.model}\` was recorded with the ${first.search} tool search (${first.file}:${first.lineNumber}) and with the ${line.tool_search} one; one replay provider replays one`,
+      expected: 'the cassettes of one native recording per model (record each provider under its own model name)',
+    });
+  }
 }
 
 /**
@@ -52,18 +91,26 @@ export class ReplayProvider implements Provider {
    * requests, and their hashes, are the recorded ones.
    */
   readonly toolSearch?: NativeSearch;
-  readonly #lines = new Map<string, LocatedLine>();
+  readonly #turns: TurnIndex;
   readonly #allowStale: boolean;
 
-  constructor(model: string, lines: readonly LocatedLine[], options: ReplayOptions = {}) {
+  constructor(model: string, lines: readonly LocatedLine[] | RecordedTurns, options: ReplayOptions = {}) {
     this.model = model;
     this.#allowStale = options.allowStale ?? false;
+    let turns: RecordedTurns;
+    if (lines instanceof RecordedTurns) turns = lines;
+    else {
+      turns = new RecordedTurns(model);
+      for (const located of lines) {
+        turns.note(located.line, located.file, located.lineNumber);
+        turns.index.addHeld(located);
+      }
+    }
     // Later lines win, so re-recording by appending replaces the old turn.
-    for (const located of lines) this.#lines.set(indexKey(located.line.key), located);
-    this.synthetic = lines.some(({ line }) => isSynthetic(line.provider, line.label));
-    this.recordedProvider = lines[0]?.line.provider ?? 'replay';
-    const native = nativeSearchOf(model, lines);
-    if (native !== undefined) this.toolSearch = native;
+    this.#turns = turns.index;
+    this.synthetic = turns.synthetic;
+    this.recordedProvider = turns.recordedProvider ?? 'replay';
+    if (turns.nativeSearch !== undefined) this.toolSearch = turns.nativeSearch.search;
   }
 
   /** Check that a request can be answered, without answering it (the runner's pre-flight). */
@@ -74,24 +121,30 @@ export class ReplayProvider implements Provider {
   async propose(request: ModelRequest, options: ProposeOptions = {}): Promise<ModelTurn> {
     if (!options.key)
       throw new ProviderError('replay provider needs the turn key of each request', { retryable: false });
-    const { located, problem } = this.#find(request, options.key);
+    const { row, problem } = this.#find(request, options.key);
     if (problem) throw new ProviderError(problem.message, { retryable: false });
-    const { line } = located!;
+    let located: LocatedLine;
+    try {
+      located = this.#turns.line(row!);
+    } catch (caught) {
+      throw new ProviderError((caught as Error).message, { retryable: false });
+    }
+    const { line } = located;
     if (line.error) {
       // The failure the recording saw, as it saw it: replay shows the original HTTP 500, not "no turn".
-      throw new ProviderError(`replayed failure (${located!.file}:${located!.lineNumber}): ${line.error.message}`, {
+      throw new ProviderError(`replayed failure (${located.file}:${located.lineNumber}): ${line.error.message}`, {
         status: line.error.status,
         retryable: line.error.retryable,
         scope: line.error.scope,
       });
     }
-    // A copy, so a caller mutating the turn cannot change later replays.
-    return structuredClone(line.response!);
+    // Parsed from the file for this call (cassette-index.ts), so a caller mutating the turn cannot change later replays.
+    return line.response!;
   }
 
-  #find(request: ModelRequest, key: TurnKey): { located?: LocatedLine; problem: ReplayProblem | null } {
-    const located = this.#lines.get(indexKey(key)) ?? this.#lines.get(indexKey({ ...key, trial: '*' }));
-    if (!located) {
+  #find(request: ModelRequest, key: TurnKey): { row?: number; problem: ReplayProblem | null } {
+    const row = this.#turns.find(key) ?? this.#turns.find({ ...key, trial: '*' });
+    if (row === undefined) {
       return {
         problem: {
           kind: 'missing',
@@ -99,10 +152,16 @@ export class ReplayProvider implements Provider {
         },
       };
     }
-    const recorded = located.line.request_hash;
-    if (recorded === undefined || this.#allowStale || recorded === requestHash(request))
-      return { located, problem: null };
-    return { located, problem: { kind: 'stale', message: staleMessage(located, request, key) } };
+    const recorded = this.#turns.requestHash(row);
+    if (recorded === undefined || this.#allowStale || recorded === requestHash(request)) return { row, problem: null };
+    // Only a stale turn's line is read here, for the message.
+    let message: string;
+    try {
+      message = staleMessage(this.#turns.line(row), request, key);
+    } catch (caught) {
+      message = (caught as Error).message;
+    }
+    return { row, problem: { kind: 'stale', message } };
   }
 }
 
@@ -122,24 +181,6 @@ function staleMessage(located: LocatedLine, request: ModelRequest, key: TurnKey)
   return `stale cassette: ${what} since it was recorded; re-record or pass --allow-stale (${located.file}:${located.lineNumber}, ${describeKey(key)})`;
 }
 
-/** The one native tool search the lines of a model were recorded with; a ConfigError when they name two. */
-function nativeSearchOf(model: string, lines: readonly LocatedLine[]): NativeSearch | undefined {
-  const first = lines.find(({ line }) => line.tool_search !== undefined);
-  const other = lines.find(
-    ({ line }) => line.tool_search !== undefined && line.tool_search !== first!.line.tool_search,
-  );
-  if (other) {
-    throw new ConfigError({
-      file: other.file,
-      line: other.lineNumber,
-      field: 'tool_search',
-      message: `model \`${model}\` was recorded with the ${first!.line.tool_search} tool search (${first!.file}:${first!.lineNumber}) and with the ${other.line.tool_search} one; one replay provider replays one`,
-      expected: 'the cassettes of one native recording per model (record each provider under its own model name)',
-    });
-  }
-  return first?.line.tool_search;
-}
-
 function isSynthetic(provider: string, label: string | undefined): boolean {
   return provider.toLowerCase() === 'synthetic' || (label ?? '').toLowerCase().startsWith('synthetic');
 }
@@ -153,7 +194,7 @@ export function createReplayProviders(
   paths: readonly string[],
   options: ReplayOptions & { root: string },
 ): ReplayProvider[] {
-  const byModel = new Map<string, LocatedLine[]>();
+  const byModel = new Map<string, RecordedTurns>();
   for (const pattern of paths) {
     const files = expandGlob(pattern, options.root);
     if (files.length === 0) {
@@ -164,10 +205,20 @@ export function createReplayProviders(
       });
     }
     for (const file of files) {
-      for (const located of readCassetteFile(file)) {
-        const list = byModel.get(located.line.model) ?? [];
-        list.push(located);
-        byModel.set(located.line.model, list);
+      // Lines are checked as they are read, and indexed without being kept (cassette-index.ts).
+      const fd = openCassette(file);
+      const source = new CassetteSource(file, fd);
+      try {
+        const size = walkCassette(fd, file, (line, lineNumber, bytes) => {
+          let turns = byModel.get(line.model);
+          if (!turns) byModel.set(line.model, (turns = new RecordedTurns(line.model)));
+          turns.note(line, file, lineNumber);
+          turns.index.addFromFile(source, line, lineNumber, bytes);
+        });
+        source.settle(size, options.holdUpTo);
+      } catch (error) {
+        source.close();
+        throw error;
       }
     }
   }

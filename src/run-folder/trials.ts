@@ -224,29 +224,57 @@ export type AppendWrite = (fd: number, text: string | Buffer, offset?: number) =
 const defaultWrite: AppendWrite = (fd, text, offset) =>
   typeof text === 'string' ? writeSync(fd, text) : writeSync(fd, text, offset);
 
+/** Options of a TrialAppender. */
+export interface TrialAppenderOptions {
+  /** How bytes are written (a test seam: a write that fails like a full disk). */
+  write?: AppendWrite;
+  /**
+   * Lines gathered before a write; default 1 (each `append` writes its line
+   * at once). Above 1 the lines also go out at the next turn of the event
+   * loop (`setImmediate`), whichever comes first.
+   */
+  batchLines?: number;
+  /** Told of a failed write that happened outside `append` (a batch written at the next turn). */
+  onFailure?(error: unknown): void;
+}
+
 /**
- * Appends finished trials to `trials.jsonl`: one write per line, in append
- * mode, so a crash can tear at most the line being written.
+ * Appends finished trials to `trials.jsonl`, in append mode, a batch of
+ * whole lines per write, so a crash can tear at most the batch being
+ * written (`repairTrials` cuts the torn part back to the last whole line).
  *
- * Semantics a faster appender (batching lines) must keep:
- * - `append` returns only once the line is in the file (a caller may count it
- *   as saved: resume skips it), or throws;
+ * Semantics:
+ * - with `batchLines: 1` (the default) `append` returns only once the line
+ *   is in the file (a caller may count it as saved: resume skips it);
+ * - with `batchLines: n > 1` a line is in the file once n lines have
+ *   gathered or the event loop has turned once, whichever is first; so a
+ *   kill loses at most the trials finished in the current turn of the event
+ *   loop (at most n) besides those in flight. `flush` writes them at once;
+ *   `written` counts the lines known to be in the file.
  * - a write that fails throws a `RunFolderWriteError` (full disk, read-only
- *   or removed folder) from `append`; the file may then end in part of a
- *   line, which `trim` (repairTrials) cuts back to the last whole line. After
- *   a failed append nothing more is written.
+ *   or removed folder) from `append` or `flush`, or is handed to `onFailure`
+ *   when it happened at the next turn; the file may then end in part of a
+ *   line, which `trim` (repairTrials) cuts back to the last whole line.
+ *   After a failed write nothing more is written.
  */
 export class TrialAppender {
   readonly #fd: number;
   readonly #runDir: string;
   readonly #file: string;
   readonly #write: AppendWrite;
+  readonly #batchLines: number;
+  readonly #onFailure: ((error: unknown) => void) | undefined;
+  #pending: string[] = [];
+  #scheduled: NodeJS.Immediate | null = null;
   #failed = false;
+  #written = 0;
 
-  constructor(runDir: string, options: { write?: AppendWrite } = {}) {
+  constructor(runDir: string, options: TrialAppenderOptions = {}) {
     this.#runDir = runDir;
     this.#file = runFile(runDir, 'trials');
     this.#write = options.write ?? defaultWrite;
+    this.#batchLines = Math.max(1, options.batchLines ?? 1);
+    this.#onFailure = options.onFailure;
     try {
       this.#fd = openSync(this.#file, 'a');
     } catch (error) {
@@ -254,9 +282,36 @@ export class TrialAppender {
     }
   }
 
+  /** Lines known to be in the file. */
+  get written(): number {
+    return this.#written;
+  }
+
   append(record: TrialRecord): void {
     if (this.#failed) throw new Error(`${this.#file}: append after a failed write`);
-    const text = `${trialLine(record)}\n`;
+    this.#pending.push(`${trialLine(record)}\n`);
+    if (this.#pending.length >= this.#batchLines) this.flush();
+    else
+      this.#scheduled ??= setImmediate(() => {
+        this.#scheduled = null;
+        try {
+          this.flush();
+        } catch (error) {
+          this.#onFailure?.(error);
+        }
+      });
+  }
+
+  /** Write the gathered lines now. */
+  flush(): void {
+    if (this.#scheduled !== null) {
+      clearImmediate(this.#scheduled);
+      this.#scheduled = null;
+    }
+    if (this.#pending.length === 0 || this.#failed) return;
+    const lines = this.#pending.length;
+    const text = lines === 1 ? this.#pending[0]! : this.#pending.join('');
+    this.#pending = [];
     try {
       // Written as a string (no intermediate Buffer); a short write is rare on a local file, but finishing it keeps lines whole.
       const written = this.#write(this.#fd, text);
@@ -265,6 +320,7 @@ export class TrialAppender {
       this.#failed = true;
       throw writeError(this.#file, error);
     }
+    this.#written += lines;
   }
 
   #finish(bytes: Buffer, written: number): void {
@@ -276,8 +332,13 @@ export class TrialAppender {
     return repairTrials(this.#runDir);
   }
 
+  /** Write what is gathered (unless a write failed), then close the file. */
   close(): void {
-    closeSync(this.#fd);
+    try {
+      this.flush();
+    } finally {
+      closeSync(this.#fd);
+    }
   }
 }
 

@@ -12,18 +12,18 @@ export function preflight(plan: readonly PlannedTrial[], options: { settings?: M
   const issues: ConfigIssue[] = [];
   let more = 0;
   // Every trial of a model × surface × task starts with the same request: build and hash it once.
-  const firstRequests = new Map<string, { request: ModelRequest }>();
+  // A plan lists a task's trials one after another (planTrials), so only the last request is kept:
+  // a map of them all held 100,000 requests at once for 100,000 distinct tasks.
+  let last: (Pick<PlannedTrial, 'provider' | 'surface' | 'task'> & { request: ModelRequest }) | null = null;
   for (const planned of plan) {
     const check = planned.provider.check;
     if (!check) continue;
-    const requestKey = JSON.stringify([
-      planned.provider.model,
-      planned.domain.name,
-      planned.surface.id,
-      planned.task.id,
-    ]);
-    let first = firstRequests.get(requestKey);
-    if (!first) {
+    if (
+      last === null ||
+      last.provider !== planned.provider ||
+      last.surface !== planned.surface ||
+      last.task !== planned.task
+    ) {
       const request = buildRequest({
         model: planned.provider.model,
         surface: planned.surface,
@@ -32,7 +32,7 @@ export function preflight(plan: readonly PlannedTrial[], options: { settings?: M
         actor: planned.task.actor,
         native: planned.provider.toolSearch ?? null,
       });
-      firstRequests.set(requestKey, (first = { request }));
+      last = { provider: planned.provider, surface: planned.surface, task: planned.task, request };
     }
     const key = {
       domain: planned.domain.name,
@@ -41,7 +41,7 @@ export function preflight(plan: readonly PlannedTrial[], options: { settings?: M
       trial: planned.trial,
       turn: 0,
     };
-    const problem = check.call(planned.provider, first.request, key);
+    const problem = check.call(planned.provider, last.request, key);
     if (!problem) continue;
     if (issues.length < 10)
       issues.push({ file: `--provider ${planned.provider.id}:${planned.provider.model}`, message: problem.message });

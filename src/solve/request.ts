@@ -12,13 +12,27 @@ import type {
 import { requestTools } from './tool-search.ts';
 import { visibleTools } from './visibility.ts';
 
-/** The conversation a trial starts from: the task's messages, as written. */
+/**
+ * The normalised messages of each task, made once: the pre-flight and every
+ * trial of the task start from the same message objects, so a request's
+ * hash reuses their canonical text and the pre-flight's hash of the first
+ * request is found again at turn 0 (src/spec/request-hash.ts). Messages
+ * are never changed once made (requests are immutable; adapters copy).
+ */
+const startingMessages = new WeakMap<Pick<Task, 'messages'>, readonly ModelMessage[]>();
+
+/** The conversation a trial starts from: the task's messages, as written (a new array of shared messages). */
 export function initialMessages(task: Pick<Task, 'messages'>): ModelMessage[] {
-  return task.messages.map((message): ModelMessage =>
-    message.role === 'assistant'
-      ? { role: 'assistant', content: message.content, tool_calls: [] }
-      : { role: message.role, content: message.content },
-  );
+  let messages = startingMessages.get(task);
+  if (messages === undefined) {
+    messages = task.messages.map((message): ModelMessage =>
+      message.role === 'assistant'
+        ? { role: 'assistant', content: message.content, tool_calls: [] }
+        : { role: message.role, content: message.content },
+    );
+    startingMessages.set(task, messages);
+  }
+  return messages.slice();
 }
 
 /**

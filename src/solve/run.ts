@@ -14,6 +14,14 @@ import type { InFlightTrials } from './blocked-trials.ts';
 
 /** Trials started between two pauses of the worker pool (see `breathe` in executeRun). */
 const PAUSE_EVERY = 64;
+/**
+ * Lines per write of trials.jsonl when every provider is offline (replay,
+ * scripted): a replayed trial takes ~0.1 ms, and one write per trial was
+ * ~8 % of it. They are written at the next pause at the latest, so a kill
+ * loses at most the trials of one stretch between pauses (docs/runner.md).
+ * A live trial takes seconds: its line is written at once, as before.
+ */
+const OFFLINE_BATCH_LINES = PAUSE_EVERY;
 
 export interface ExecuteRunOptions {
   /** The run folder; its manifest is already written. */
@@ -83,9 +91,6 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   const registries = new Map<string, Registry<unknown>>();
   // Every surface's cost counted before the first trial (a worker, unless already counted for the manifest).
   await planSchemaCosts(todo);
-  const appender = new TrialAppender(options.runDir, { write: options.appendWrite });
-  const { inFlight } = options;
-  inFlight?.attach((raw, planned) => appender.append(options.finish ? options.finish(raw, planned) : raw));
   let ran = 0;
   let errored = 0;
   let stopped: EarlyStopReason | null = null;
@@ -93,6 +98,22 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   // model calls in flight are cancelled — their trials could not be saved, so they would be paid for nothing.
   let writeFailure: unknown = null;
   const cancel = new AbortController();
+  const failWrites = (error: unknown): void => {
+    writeFailure ??= error;
+    cancel.abort();
+  };
+  const appender = new TrialAppender(options.runDir, {
+    write: options.appendWrite,
+    batchLines: todo.every((planned) => planned.provider.offline) ? OFFLINE_BATCH_LINES : 1,
+    onFailure: failWrites,
+  });
+  // A run blocked by user code ends right after its blocked trial is recorded: that line and the
+  // batch waiting behind it go to the file at once, so every finished trial is kept.
+  const { inFlight } = options;
+  inFlight?.attach((raw, planned) => {
+    appender.append(options.finish ? options.finish(raw, planned) : raw);
+    appender.flush();
+  });
   const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
 
   const runOne = async (planned: PlannedTrial): Promise<void> => {
@@ -132,8 +153,7 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     try {
       appender.append(record);
     } catch (error) {
-      writeFailure = error;
-      cancel.abort();
+      failWrites(error);
       return;
     }
     options.observe?.(record);
@@ -181,8 +201,19 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
   };
   try {
     await Promise.all(Array.from({ length: Math.min(Math.max(1, options.concurrency), todo.length) }, worker));
+    try {
+      appender.flush();
+    } catch (error) {
+      failWrites(error);
+    }
     if (writeFailure !== null)
-      throw stoppedByWriteFailure(writeFailure, appender, options.runDir, skipped + ran, todo.length - ran);
+      throw stoppedByWriteFailure(
+        writeFailure,
+        appender,
+        options.runDir,
+        skipped + appender.written,
+        todo.length - appender.written,
+      );
     if (failure) throw (failure as { reason: unknown }).reason;
   } finally {
     appender.close();

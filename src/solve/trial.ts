@@ -29,7 +29,7 @@ import type {
   SideEffect,
   Task,
 } from '../spec/index.ts';
-import { ApprovalLedger } from './approvals.ts';
+import { ApprovalLedger, actionIndex } from './approvals.ts';
 import { FaultSchedule } from './faults.ts';
 import { normalTurn } from './normalize.ts';
 import { buildRequest, initialMessages } from './request.ts';
@@ -145,7 +145,7 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
   const { provider, domain, surface, task } = input;
   const registry = input.registry ?? (createDomainRegistry(domain) as Registry<unknown>);
   const receipts = new MemoryReceiptStore();
-  const actions = new Map(domain.actions.map((action) => [action.id, action]));
+  const actions = actionIndex(domain.actions);
   const approvals = new ApprovalLedger(task.approve, domain.actions);
   const faults = new FaultSchedule(task.faults);
   const trial: TrialState = { calls: [], effects: [], seenChanges: new Set() };

@@ -32,6 +32,35 @@ function canonicalPart(value: unknown): string {
 const requestHashes = new WeakMap<ModelRequest, string>();
 
 /**
+ * The hash of a request equal part for part (the same objects) to one
+ * hashed before, found without hashing. The pre-flight hashes each trial's
+ * first request, and turn 0 of the trial builds the same request again: a
+ * new object, but the same tools array and the same message objects (the
+ * runner makes a task's starting messages once). Keyed weakly by the last
+ * message, so an entry lives no longer than its conversation, and is
+ * dropped once found again.
+ */
+interface SameParts {
+  request: ModelRequest;
+  hash: string;
+}
+const byLastMessage = new WeakMap<object, SameParts>();
+
+function sameParts(a: ModelRequest, b: ModelRequest): boolean {
+  if (
+    a.tools !== b.tools ||
+    a.model !== b.model ||
+    a.system !== b.system ||
+    a.tool_choice !== b.tool_choice ||
+    a.tool_search !== b.tool_search ||
+    a.messages.length !== b.messages.length
+  )
+    return false;
+  for (let index = 0; index < a.messages.length; index += 1) if (a.messages[index] !== b.messages[index]) return false;
+  return true;
+}
+
+/**
  * The cassette `request_hash`: model, system, messages, tool choice and the
  * exact tools payload. Replay compares it to refuse stale cassettes. The
  * text hashed is exactly canonicalJson of those fields (keys sorted,
@@ -40,6 +69,15 @@ const requestHashes = new WeakMap<ModelRequest, string>();
 export function requestHash(request: ModelRequest): string {
   const known = requestHashes.get(request);
   if (known !== undefined) return known;
+  const last = request.messages.at(-1);
+  const earlier = last === undefined ? undefined : byLastMessage.get(last);
+  if (earlier !== undefined && sameParts(earlier.request, request)) {
+    // Used once: the pre-flight's entry serves the task's first trial, then goes (100,000 distinct
+    // tasks would otherwise keep 100,000 entries for the whole run; a task's later trials hash again).
+    byLastMessage.delete(last!);
+    requestHashes.set(request, earlier.hash);
+    return earlier.hash;
+  }
   const fields: [string, unknown][] = [
     ['messages', request.messages],
     ['model', request.model],
@@ -62,6 +100,7 @@ export function requestHash(request: ModelRequest): string {
   }
   const hash = sha256(`${text === '' ? '{' : text}}`);
   requestHashes.set(request, hash);
+  if (last !== undefined) byLastMessage.set(last, { request, hash });
   return hash;
 }
 

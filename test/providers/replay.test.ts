@@ -6,15 +6,18 @@ import { ReplayProvider, createReplayProviders, describeKey, expandGlob } from '
 import { runTrial, buildRequest, initialMessages, preflight, planTrials } from '../../src/solve/index.ts';
 import { ConfigError, ProviderError, requestHash, requestPartHashes } from '../../src/spec/index.ts';
 import type { CassetteLine } from '../../src/spec/index.ts';
-import { makeTask, notesDomain, notesRunDomain, typedSurface } from '../solve/fixtures/notes-domain.ts';
+import { makeTask, notesDomain, notesRunDomain, typedSurface, wideSurface } from '../solve/fixtures/notes-domain.ts';
 
-const task = makeTask({
-  id: 'read-1',
-  kind: 'must-call',
-  messages: [{ role: 'user', content: 'Read N-1' }],
-  actor: { permissions: ['note:read'] },
-  expect: { action: 'note.get' },
-});
+/** A task that reads one note. */
+const readTask = (id: string, note: string) =>
+  makeTask({
+    id,
+    kind: 'must-call',
+    messages: [{ role: 'user', content: `Read ${note}` }],
+    actor: { permissions: ['note:read'] },
+    expect: { action: 'note.get' },
+  });
+const task = readTask('read-1', 'N-1');
 const dirs: string[] = [];
 function tempDir(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'toolmark-replay-'));
@@ -188,6 +191,30 @@ describe('replay provider', () => {
     expect(() => preflight(planTrials([domain], [provider], { split: 'all', trials: 2 }))).toThrow(
       /no turn for notes\/read-1\/typed\/trial 1\/turn 0/,
     );
+  });
+
+  it("pre-flight builds each task's first request once, for all its trials, and one per task and surface", () => {
+    const seen: { request: object; key: string }[] = [];
+    const provider = new ReplayProvider('careful', []);
+    provider.check = (request, turnKey) => {
+      seen.push({ request, key: describeKey(turnKey) });
+      return null;
+    };
+    const other = readTask('read-2', 'N-2');
+    const domain = notesRunDomain([task, other], [typedSurface, wideSurface]);
+    preflight(planTrials([domain], [provider], { split: 'all', trials: 3 }));
+    expect(seen).toHaveLength(2 * 2 * 3);
+    const distinct = new Set(seen.map(({ request }) => request));
+    expect(distinct.size).toBe(2 * 2);
+    // Trials of one task on one surface share the request; the keys still name every trial.
+    expect(seen[0]!.request).toBe(seen[2]!.request);
+    expect(seen[2]!.request).not.toBe(seen[3]!.request);
+    expect(seen.map(({ key }) => key).slice(0, 4)).toEqual([
+      'notes/read-1/typed/trial 0/turn 0',
+      'notes/read-1/typed/trial 1/turn 0',
+      'notes/read-1/typed/trial 2/turn 0',
+      'notes/read-2/typed/trial 0/turn 0',
+    ]);
   });
 
   it('a replayed trial whose later turn is missing is errored, not a crash', async () => {

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,68 @@ describe('TrialAppender and repairTrials', () => {
     appender.close();
     expect(readFileSync(path.join(dir, RUN_FILES.trials), 'utf8').split('\n')).toHaveLength(3);
     expect(await read(dir)).toEqual(written);
+  });
+
+  it('batched: lines reach the file at n lines or at the next turn of the event loop; close writes the rest', async () => {
+    const dir = runWith('');
+    const file = path.join(dir, RUN_FILES.trials);
+    const writes: number[] = [];
+    const appender = new TrialAppender(dir, {
+      batchLines: 3,
+      write: (fd, text, offset) => {
+        writes.push(String(text).split('\n').length - 1);
+        return typeof text === 'string' ? writeSync(fd, text) : writeSync(fd, text, offset);
+      },
+    });
+    const lines = () => readFileSync(file, 'utf8').split('\n').length - 1;
+    const trial = (number: number) => ({ ...records[0]!, trial: number });
+    appender.append(trial(0));
+    appender.append(trial(1));
+    expect(lines()).toBe(0);
+    expect(appender.written).toBe(0);
+    appender.append(trial(2));
+    expect(lines()).toBe(3);
+    appender.append(trial(3));
+    expect(lines()).toBe(3);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines()).toBe(4);
+    appender.append(trial(4));
+    appender.close();
+    expect(writes).toEqual([3, 1, 1]);
+    expect(appender.written).toBe(5);
+    expect((await read(dir)).map((record) => record.trial)).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('a batch that fails at the next turn goes to onFailure, nothing more is written, trim cuts the torn line', async () => {
+    const dir = runWith('');
+    const file = path.join(dir, RUN_FILES.trials);
+    let calls = 0;
+    const failures: unknown[] = [];
+    const appender = new TrialAppender(dir, {
+      batchLines: 10,
+      onFailure: (error) => failures.push(error),
+      write: (fd, text) => {
+        calls += 1;
+        if (calls === 1) return writeSync(fd, String(text));
+        // A filling disk: part of the batch, then ENOSPC.
+        writeSync(fd, String(text).slice(0, 50));
+        throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      },
+    });
+    appender.append(records[0]!);
+    await new Promise((resolve) => setImmediate(resolve));
+    appender.append(records[1]!);
+    appender.append(records[0]!);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(failures).toHaveLength(1);
+    expect(String(failures[0])).toMatch(/ENOSPC/);
+    expect(appender.written).toBe(1);
+    expect(() => appender.append(records[1]!)).toThrow(/append after a failed write/);
+    appender.close();
+    expect(calls).toBe(2);
+    expect(appender.trim()).toBe(50);
+    expect(readFileSync(file, 'utf8').split('\n')).toHaveLength(2);
+    expect(await read(dir)).toEqual([records[0]]);
   });
 
   it('repairTrials drops only bytes after the last newline', () => {

@@ -1,0 +1,117 @@
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createReplayProviders } from '../../providers/replay/index.ts';
+import { buildRequest, initialMessages } from '../../src/solve/index.ts';
+import { ProviderError, requestHash, requestPartHashes } from '../../src/spec/index.ts';
+import type { CassetteLine } from '../../src/spec/index.ts';
+import { makeTask, typedSurface } from '../solve/fixtures/notes-domain.ts';
+
+// Replay keeps an index of a cassette (where each line is, its request hash),
+// not its parsed lines: a line is read again from the file when a trial uses it.
+
+const work = mkdtempSync(path.join(tmpdir(), 'toolmark-cassette-index-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const task = makeTask({
+  id: 'read-1',
+  kind: 'must-call',
+  messages: [{ role: 'user', content: 'Read N-1' }],
+  actor: { permissions: ['note:read'] },
+  expect: { action: 'note.get' },
+});
+const request = () => buildRequest({ model: 'careful', surface: typedSurface, messages: initialMessages(task) });
+const key = (turn: number) => ({ domain: 'notes', task: 'read-1', surface: 'typed', trial: 0, turn });
+
+function turnLine(turn: number, text: string, extra: Partial<CassetteLine> = {}): string {
+  const line: CassetteLine = {
+    v: 1,
+    provider: 'openai',
+    model: 'careful',
+    key: { ...key(turn), trial: '*' },
+    response: {
+      text,
+      tool_calls: [],
+      usage: { input_tokens: 1, output_tokens: 1 },
+      latency_ms: 0,
+      finish_reason: 'stop',
+      warnings: [],
+    },
+    ...extra,
+  };
+  return JSON.stringify(line);
+}
+
+function cassette(name: string, lines: string[]): string {
+  const file = path.join(work, name);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+describe('cassette index', () => {
+  it('reads a line from the file when it is used: an edit after opening is what replay answers', async () => {
+    const file = cassette('edit.jsonl', [turnLine(0, 'first answer'), turnLine(1, 'second answer')]);
+    // Larger than what is held in memory: read back from the file.
+    const [provider] = createReplayProviders([file], { root: work, holdUpTo: 100 });
+    // Same length, so the index still points at whole lines.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('second answer', 'SECOND ANSWER'));
+    expect((await provider!.propose(request(), { key: key(0) })).text).toBe('first answer');
+    expect((await provider!.propose(request(), { key: key(1) })).text).toBe('SECOND ANSWER');
+    // Each use parses the line again: a caller changing one answer cannot change the next.
+    const answer = await provider!.propose(request(), { key: key(0) });
+    answer.text = 'changed by the caller';
+    expect((await provider!.propose(request(), { key: key(0) })).text).toBe('first answer');
+  });
+
+  it('a line cut after opening is a ProviderError naming file:line, not a crash', async () => {
+    const file = cassette('cut.jsonl', [turnLine(0, 'first'), turnLine(1, 'second')]);
+    const [provider] = createReplayProviders([file], { root: work, holdUpTo: 100 });
+    truncateSync(file, turnLine(0, 'first').length + 10);
+    await expect(provider!.propose(request(), { key: key(0) })).resolves.toMatchObject({ text: 'first' });
+    const error = await provider!.propose(request(), { key: key(1) }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as Error).message).toBe(
+      `${file}:2: the cassette changed while the run read it; run again once it is written`,
+    );
+  });
+
+  it('checks request hashes from the index: sha256 and hand-written texts, stale named with file:line, later lines win', () => {
+    const recorded = request();
+    const hash = requestHash(recorded);
+    const file = cassette('hashes.jsonl', [
+      turnLine(0, 'old', { request_hash: 'sha256:' + '0'.repeat(64) }),
+      '',
+      turnLine(0, 'new', { request_hash: hash, ...requestPartHashes(recorded) }),
+      turnLine(1, 'hand', { request_hash: 'my own label' }),
+      turnLine(2, 'stale', { request_hash: 'sha256:' + 'f'.repeat(64), ...requestPartHashes(recorded) }),
+    ]);
+    const [provider] = createReplayProviders([file], { root: work });
+    expect(provider!.check(recorded, key(0))).toBeNull();
+    expect(provider!.check(recorded, key(1))).toMatchObject({ kind: 'stale' });
+    const stale = provider!.check(recorded, key(2));
+    expect(stale?.kind).toBe('stale');
+    // Both part hashes match, so the message can only say the request changed; the place is the line's.
+    expect(stale?.message).toContain(`the request for \`read-1\` changed`);
+    expect(stale?.message).toContain(`${file}:5`);
+    expect(provider!.check(recorded, key(3))).toMatchObject({ kind: 'missing' });
+  });
+
+  it('indexes a file larger than one read chunk, and a last line without a newline; held or read back alike', async () => {
+    const lines = Array.from({ length: 3000 }, (_, turn) => turnLine(turn, `answer ${turn} ${'x'.repeat(500)}`));
+    const file = path.join(work, 'large.jsonl');
+    writeFileSync(file, lines.join('\n'));
+    for (const holdUpTo of [0, 1 << 30]) {
+      const [provider] = createReplayProviders([file], { root: work, holdUpTo });
+      for (const turn of [0, 1234, 2047, 2999])
+        expect((await provider!.propose(request(), { key: key(turn) })).text).toBe(`answer ${turn} ${'x'.repeat(500)}`);
+    }
+  });
+
+  it('a small cassette is held as it was read: an edit after opening changes nothing', async () => {
+    const file = cassette('held.jsonl', [turnLine(0, 'first answer')]);
+    const [provider] = createReplayProviders([file], { root: work });
+    writeFileSync(file, readFileSync(file, 'utf8').replace('first answer', 'FIRST ANSWER'));
+    expect((await provider!.propose(request(), { key: key(0) })).text).toBe('first answer');
+  });
+});

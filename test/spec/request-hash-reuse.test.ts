@@ -1,0 +1,87 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it, vi } from 'vitest';
+import { canonicalJson, requestHash } from '../../src/spec/index.ts';
+import type { ModelRequest, ToolDefinition } from '../../src/spec/index.ts';
+import { initialMessages } from '../../src/solve/index.ts';
+
+// Counts the hashes made, so the test sees whether a request was hashed or found.
+vi.mock('node:crypto', async (importOriginal) => {
+  const original = await importOriginal<typeof import('node:crypto')>();
+  return { ...original, createHash: vi.fn(original.createHash) };
+});
+const hashesMade = () => vi.mocked(createHash).mock.calls.length;
+
+const tools: ToolDefinition[] = [
+  { name: 'get_note', description: 'Read a note.', parameters: { type: 'object', properties: {} }, strict: true },
+];
+const task = { messages: [{ role: 'user' as const, content: 'Read N-1' }] };
+
+function request(overrides: Partial<ModelRequest> = {}): ModelRequest {
+  return {
+    model: 'm',
+    system: null,
+    messages: initialMessages(task),
+    tools,
+    tool_choice: 'auto',
+    settings: {},
+    ...overrides,
+  };
+}
+
+/** The hash as the cassette format defines it, computed here by hand. */
+function expected(value: ModelRequest): string {
+  const { settings: _settings, ...hashed } = value;
+  return `sha256:${createHash('sha256').update(canonicalJson(hashed)).digest('hex')}`;
+}
+
+describe('request hash reuse (pre-flight, then turn 0)', () => {
+  it('a new request made of the same parts is found once, not hashed again; a copied part is hashed again, to the same value', () => {
+    const first = request();
+    const before = hashesMade();
+    const hash = requestHash(first);
+    expect(hashesMade()).toBe(before + 1);
+    // Turn 0 of the trial: a new request object and array, the task's message objects, the surface's tools array.
+    const again = request({ settings: { temperature: 0.5 } });
+    expect(again).not.toBe(first);
+    expect(requestHash(again)).toBe(hash);
+    expect(hashesMade()).toBe(before + 1);
+    // Found once: a third request of the same parts (a task's second trial) is hashed again, to the same value.
+    expect(requestHash(request())).toBe(hash);
+    expect(hashesMade()).toBe(before + 2);
+    // The same text from other objects is hashed again and agrees.
+    const copied = request({
+      messages: [{ role: 'user', content: 'Read N-1' }],
+      tools: tools.map((tool) => ({ ...tool })),
+    });
+    expect(requestHash(copied)).toBe(hash);
+    expect(hashesMade()).toBe(before + 3);
+    const expectedHash = expected(first);
+    expect(hash).toBe(expectedHash);
+  });
+
+  it('a request differing in any hashed part is hashed anew', () => {
+    const base = requestHash(request());
+    for (const changed of [
+      request({ model: 'other' }),
+      request({ system: 'Be brief.' }),
+      request({ tool_choice: 'required' }),
+      request({ tools: [] }),
+      request({ messages: [...initialMessages(task), { role: 'user', content: 'and N-2' }] }),
+    ]) {
+      const before = hashesMade();
+      const hash = requestHash(changed);
+      expect(hashesMade()).toBe(before + 1);
+      expect(hash).not.toBe(base);
+      expect(hash).toBe(expected(changed));
+    }
+  });
+
+  it("initialMessages gives a new array of the task's shared messages each time", () => {
+    const one = initialMessages(task);
+    const two = initialMessages(task);
+    expect(one).not.toBe(two);
+    expect(one[0]).toBe(two[0]);
+    one.push({ role: 'user', content: 'more' });
+    expect(initialMessages(task)).toHaveLength(1);
+  });
+});
