@@ -12,11 +12,15 @@ const READY = 2; // 1 once the worker listens for SIGINT
 
 /** The global the watchdog calls on the blocked main thread (through the inspector), once. */
 const BLOCKED_HOOK = Symbol.for('toolmark.blocked-run');
+/** The global the watchdog calls on the main thread (through the inspector) just before a forced stop. */
+const SAVE_HOOK = Symbol.for('toolmark.save-finished');
 
 /** What the CLI does when user code blocks the run past its limit: on the blocked thread, synchronously. */
 export interface BlockedRunHandler {
   /** Record the blocked trial and print the one error line (runs on top of the blocked code). */
   report(): void;
+  /** Write the finished trials a batched append still holds, just before a forced stop (on top of the blocked code). */
+  saveFinished(): void;
   /** Once the blocked code is unwound: release the lock and such, then the process exits 2. */
   cleanUp(): void;
   /** Leave with this code (the real process.exit: the user-exit guard replaces it during the trials). */
@@ -101,6 +105,7 @@ export function watchStuckHandlers(onBlocked: BlockedRunHandler): StuckHandlerWa
     arm: ({ runDir, resume, limitMs }) => {
       const beat = Math.max(25, Math.min(1_000, Math.floor(limitMs / 4)));
       (globalThis as Record<symbol, unknown>)[BLOCKED_HOOK] = hook;
+      (globalThis as Record<symbol, unknown>)[SAVE_HOOK] = () => onBlocked.saveFinished();
       worker.postMessage({ runDir, resume, limit: limitMs, beat });
       // Bounded: a worker that never starts must not stop the run (it then has no watchdog).
       Atomics.wait(slots, READY, 0, READY_WAIT_MS);
@@ -110,6 +115,7 @@ export function watchStuckHandlers(onBlocked: BlockedRunHandler): StuckHandlerWa
     stop: () => {
       if (heartbeat) clearInterval(heartbeat);
       delete (globalThis as Record<symbol, unknown>)[BLOCKED_HOOK];
+      delete (globalThis as Record<symbol, unknown>)[SAVE_HOOK];
       worker.postMessage('stop');
     },
   };
@@ -140,9 +146,24 @@ function heardInterrupt() {
   if (seen !== 2) return;
   setTimeout(() => {
     if (Atomics.load(slots, ANSWERED) >= 2) return;
-    fs.writeSync(2, '\\nforced stop: a tool handler did not return (the main thread did not answer Ctrl-C within ' + workerData.grace + ' ms); ' + savedTrials() + ' trials saved; resume with: ' + run.resume + '\\n');
-    process.kill(process.pid, 'SIGKILL');
+    saveFinished(() => {
+      fs.writeSync(2, '\\nforced stop: a tool handler did not return (the main thread did not answer Ctrl-C within ' + workerData.grace + ' ms); ' + savedTrials() + ' trials saved; resume with: ' + run.resume + '\\n');
+      process.kill(process.pid, 'SIGKILL');
+    });
   }, workerData.grace);
+}
+// Finished trials a batched append still holds are written on the main thread, on top of the blocked
+// code (an inspector evaluation runs as a V8 interrupt), before the process goes down; bounded, for a
+// thread blocked where no interrupt runs (a native call).
+function saveFinished(then) {
+  let done = false;
+  const finish = () => { if (!done) { done = true; then(); } };
+  setTimeout(finish, workerData.grace);
+  try {
+    const saver = new (require('node:inspector').Session)();
+    saver.connectToMainThread();
+    saver.post('Runtime.evaluate', { expression: 'globalThis[Symbol.for("toolmark.save-finished")]?.()' }, finish);
+  } catch { finish(); }
 }
 function listen() {
   let signals = null;

@@ -32,10 +32,25 @@ interface Flight {
 export class InFlightTrials {
   readonly #flights = new Map<TrialInput, Flight>();
   #write: ((record: TrialRecord, planned: PlannedTrial) => void) | null = null;
+  #save: (() => void) | null = null;
 
-  /** How a blocked trial's record is written (executeRun: score, then append). */
-  attach(write: (record: TrialRecord, planned: PlannedTrial) => void): void {
+  /**
+   * How a blocked trial's record is written (executeRun: score, then append),
+   * and how the finished trials still gathered for a batched write reach the
+   * file at once (executeRun: flush the appender).
+   */
+  attach(write: (record: TrialRecord, planned: PlannedTrial) => void, save: () => void): void {
     this.#write = write;
+    this.#save = save;
+  }
+
+  /**
+   * Write the finished trials a batched append still holds: the process is
+   * about to end without its event loop turning again (a forced stop, a
+   * blocked run). Synchronous; safe to call on the blocked thread.
+   */
+  saveFinished(): void {
+    this.#save?.();
   }
 
   add(input: TrialInput, planned: PlannedTrial): void {
@@ -56,6 +71,7 @@ export class InFlightTrials {
   recordBlocked(reason: (what: string) => string): BlockedReport {
     const culprit = this.#culprit();
     if (culprit === null) {
+      this.saveFinished();
       const candidates = [...this.#flights.values()].map((flight) => trialName(flight.planned));
       return { what: 'user code after an await', trial: null, candidates, recorded: false };
     }
@@ -69,6 +85,7 @@ export class InFlightTrials {
       this.#flights.delete(culprit.owner as TrialInput);
       recorded = true;
     }
+    this.saveFinished();
     return { what: culprit.what, trial: trialName(flight.planned), candidates: [], recorded };
   }
 

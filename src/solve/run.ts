@@ -107,13 +107,13 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     batchLines: todo.every((planned) => planned.provider.offline) ? OFFLINE_BATCH_LINES : 1,
     onFailure: failWrites,
   });
-  // A run blocked by user code ends right after its blocked trial is recorded: that line and the
-  // batch waiting behind it go to the file at once, so every finished trial is kept.
+  // A run blocked by user code, or forced down by a second Ctrl-C, ends without its event loop turning
+  // again: the blocked trial and the batch still gathered are written at once, so every finished trial is kept.
   const { inFlight } = options;
-  inFlight?.attach((raw, planned) => {
-    appender.append(options.finish ? options.finish(raw, planned) : raw);
-    appender.flush();
-  });
+  inFlight?.attach(
+    (raw, planned) => appender.append(options.finish ? options.finish(raw, planned) : raw),
+    () => appender.flush(),
+  );
   const signal = options.signal ? AbortSignal.any([options.signal, cancel.signal]) : cancel.signal;
 
   const runOne = async (planned: PlannedTrial): Promise<void> => {

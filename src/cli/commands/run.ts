@@ -104,7 +104,9 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     watchdog.answered();
     if (stop.signal.aborted) {
       exitGuard?.restore();
-      // Quitting at once: the folder's lock goes too (a resume would take a stale one over, with a note).
+      // Quitting at once: the finished trials a batched append still holds are written first, and the
+      // folder's lock goes too (a resume would take a stale one over, with a note).
+      inFlight.saveFinished();
       if (folder !== null) releaseRunFolderLock(folder);
       void live.drain().finally(() => process.exit(130));
       return;
@@ -128,6 +130,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
       blockedLine = reportBlockedRun(inFlight, { runDir: folder!, limitMs, resume });
       stop.abort();
     },
+    saveFinished: () => inFlight.saveFinished(),
     cleanUp: () => {
       progress?.stop();
       if (folder !== null) releaseRunFolderLock(folder);
