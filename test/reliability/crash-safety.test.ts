@@ -28,7 +28,7 @@ import { REPO_ROOT, completeLines, runCli } from '../helpers/cli.ts';
 import { lineCounter } from '../helpers/line-counter.ts';
 
 const PROJECT = path.join(REPO_ROOT, 'test/fixtures/project-basic');
-// Enough trials that timed kills land while trials are still running (a replayed trial takes well under a millisecond).
+// Enough trials that kills at a line count land while trials are still running (a replayed trial takes well under a millisecond).
 const TRIALS = 40;
 const KILLS = 20;
 // The kills are dealt out to independent chains that run side by side (each a
