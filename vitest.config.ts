@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { LongPolesFirst } from './test/helpers/long-poles-first.ts';
 
 export default defineConfig({
   // The shipped example imports the package by name, as a user's domain does.
@@ -12,5 +13,11 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    // vitest's default is one worker fewer than the cores: a single worker on a
+    // 2-core machine, which then sits idle while a test waits on a child
+    // process, a local server or npm. Most of the long files wait like that, so
+    // four run side by side (docs/contributing.md, "Test speed").
+    maxWorkers: 4,
+    sequence: { sequencer: LongPolesFirst },
   },
 });

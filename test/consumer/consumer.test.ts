@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, test } from 'vitest';
 import { REPO_ROOT, cleanEnv } from '../helpers/cli.ts';
 
 const exec = promisify(execFile);
@@ -111,7 +111,11 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-describe.each([3, 4] as const)('a project with zod %i', (zod) => {
+// The two projects are independent, so they install and run side by side (this
+// file is the suite's long pole); the steps of one project build on each other
+// and stay in order.
+describe.concurrent.each([3, 4] as const)('a project with zod %i', (zod) => {
+  const it = test.sequential;
   const project = path.join(work, `project-zod${zod}`);
 
   beforeAll(async () => {

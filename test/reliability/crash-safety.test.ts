@@ -25,11 +25,16 @@ import { RUN_FILES } from '../../src/run-folder/index.ts';
 import { TrialRecord } from '../../src/spec/index.ts';
 import { startFakeServer, type FakeServer } from '../providers/fake-server.ts';
 import { REPO_ROOT, completeLines, runCli } from '../helpers/cli.ts';
+import { lineCounter } from '../helpers/line-counter.ts';
 
 const PROJECT = path.join(REPO_ROOT, 'test/fixtures/project-basic');
-// Enough trials that timed kills land while trials are still running (a replayed trial takes well under a millisecond).
+// Enough trials that kills at a line count land while trials are still running (a replayed trial takes well under a millisecond).
 const TRIALS = 40;
 const KILLS = 20;
+// The kills are dealt out to independent chains that run side by side (each a
+// run killed and resumed in turn, as one chain did before): the same 20 kills
+// and kinds of kill point, with the waits on process starts overlapped.
+const CHAINS = 4;
 const work = mkdtempSync(path.join(tmpdir(), 'toolmark-reliability-crash-'));
 const cassette = path.join(work, 'cassette.jsonl');
 const out = path.join(work, 'results');
@@ -120,8 +125,116 @@ beforeAll(async () => {
   });
 }, 300_000);
 
+/** What one chain of kills saw, for the totals the test asserts. */
+interface ChainCounts {
+  killed: number;
+  killedMidRun: number;
+  tornInjected: number;
+  restartsBeforeManifest: number;
+  completedRuns: number;
+}
+
+/**
+ * One chain: start a run, SIGKILL it, resume it, kill it again, … until
+ * `kills` kills have landed, then one more torn tail and an uninterrupted
+ * resume, which must end with exactly the trials and summary of `reference`.
+ * Chains share nothing but the cassette and the reference run, so several
+ * run side by side (each under its own run ids, with its own seed).
+ */
+async function crashChain(chain: number, kills: number, reference: TrialRecord[], planned: number) {
+  // Seeded LCG: the "random" kill points are the same on every run of the test.
+  let seed = 9 + chain;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  let runNumber = 1;
+  const runId = () => `crashed-${chain}-${runNumber}`;
+  const runDir = () => path.join(out, runId());
+  const trialsFile = () => path.join(runDir(), RUN_FILES.trials);
+  const counts: ChainCounts = {
+    killed: 0,
+    killedMidRun: 0,
+    tornInjected: 0,
+    restartsBeforeManifest: 0,
+    completedRuns: 0,
+  };
+  for (let attempt = 0; counts.killed < kills && attempt < kills * 3; attempt += 1) {
+    const started = existsSync(path.join(runDir(), RUN_FILES.manifest));
+    if (!started && existsSync(runDir())) {
+      // Killed between mkdir and the (atomic) manifest write: nothing ran; the only way on is a fresh start.
+      counts.restartsBeforeManifest += 1;
+      rmSync(runDir(), { recursive: true, force: true });
+    }
+    const args = started
+      ? ['run', '--root', PROJECT, '--out', out, '--resume', runId()]
+      : [...base, '--run-id', runId()];
+    const before = completeLines(trialsFile());
+    // Three kinds of kill point, in turn: right after the target-th line is on
+    // disk (trials in flight); after the last trial line, once the summary or a
+    // report is being written (aggregation, reports); after a random number of
+    // lines counted from the resume point.
+    const mode = attempt % 3;
+    const target = mode === 2 ? before + 1 + Math.floor(random() * 5) : before + 1 + Math.floor(random() * 30);
+    const file = trialsFile();
+    const lines = lineCounter(file);
+    const finishing = () =>
+      [RUN_FILES.summary, 'report.md', 'junit.xml'].some((name) => existsSync(path.join(runDir(), name)));
+    const result = await runCli(args, {
+      onSpawn: (child) => {
+        const poll = setInterval(() => {
+          if (mode === 1 ? finishing() : lines() >= target) child.kill('SIGKILL');
+        }, 2);
+        child.on('close', () => clearInterval(poll));
+      },
+      timeoutMs: 120_000,
+    });
+    const after = readStrict(file);
+    comparable(after.records);
+    if (result.signal !== 'SIGKILL') {
+      // The run got to the end before the kill: it must equal the uninterrupted one. Then crash a new run.
+      expect(result.code, result.stderr).toBe(0);
+      expect(comparable(after.records)).toEqual(comparable(reference));
+      counts.completedRuns += 1;
+      runNumber += 1;
+      continue;
+    }
+    counts.killed += 1;
+    if (after.records.length > before && after.records.length < planned) counts.killedMidRun += 1;
+    // Power loss mid-write: leave part of a line at the end; the next resume must drop it.
+    if (counts.killed % 4 === 0 && after.records.length > 0 && after.torn === '') {
+      const line = JSON.stringify(after.records.at(-1));
+      appendFileSync(file, line.slice(0, Math.max(1, Math.floor(line.length * random()))));
+      counts.tornInjected += 1;
+    }
+  }
+  expect(counts.killed, `chain ${chain}`).toBe(kills);
+
+  // One more torn tail, then the uninterrupted resume: it says it dropped exactly those bytes.
+  if (!existsSync(path.join(runDir(), RUN_FILES.manifest))) {
+    rmSync(runDir(), { recursive: true, force: true });
+    const killedEarly = await runCli([...base, '--run-id', runId()], {
+      onSpawn: (child) => {
+        const lines = lineCounter(trialsFile());
+        const poll = setInterval(() => lines() >= 3 && child.kill('SIGKILL'), 2);
+        child.on('close', () => clearInterval(poll));
+      },
+    });
+    expect(killedEarly.signal).toBe('SIGKILL');
+  }
+  const fragment = '{"v":1,"provider":"replay","model":"crash-mo';
+  const tail = readStrict(trialsFile()).torn;
+  appendFileSync(trialsFile(), fragment);
+  const last = await runCli(['run', '--root', PROJECT, '--out', out, '--resume', runId()]);
+  expect(last.code, last.stderr).toBe(0);
+  expect(last.stdout).toContain(`dropped a torn last line (${Buffer.byteLength(tail + fragment)} bytes)`);
+  const final = readStrict(trialsFile());
+  expect(final.torn).toBe('');
+  expect(comparable(final.records)).toEqual(comparable(reference));
+  expect(summaryWithoutId(runDir())).toEqual(summaryWithoutId(path.join(out, 'reference')));
+  expect(JSON.parse(readFileSync(path.join(runDir(), RUN_FILES.manifest), 'utf8')).finished_at).not.toBeNull();
+  return counts;
+}
+
 describe('crash safety (SIGKILL)', () => {
-  it(`${KILLS} SIGKILLs at random points, then --resume: readable every time, exactly the trials of an uninterrupted run`, async () => {
+  it(`${KILLS} SIGKILLs at random points (${CHAINS} chains side by side), then --resume: readable every time, exactly the trials of an uninterrupted run`, async () => {
     const whole = await runCli([...base, '--run-id', 'reference']);
     expect(whole.stderr).toBe('');
     expect(whole.code).toBe(0);
@@ -130,94 +243,16 @@ describe('crash safety (SIGKILL)', () => {
     const planned = JSON.parse(readFileSync(path.join(out, 'reference', RUN_FILES.manifest), 'utf8')).planned as number;
     expect(reference.records).toHaveLength(planned);
 
-    // Seeded LCG: the "random" kill points are the same on every run of the test.
-    let seed = 9;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-    let runNumber = 1;
-    const runDir = () => path.join(out, `crashed-${runNumber}`);
-    const trialsFile = () => path.join(runDir(), RUN_FILES.trials);
-    let killed = 0;
-    let killedMidRun = 0;
-    let tornInjected = 0;
-    let restartsBeforeManifest = 0;
-    let completedRuns = 0;
-    for (let attempt = 0; killed < KILLS && attempt < KILLS * 3; attempt += 1) {
-      const started = existsSync(path.join(runDir(), RUN_FILES.manifest));
-      if (!started && existsSync(runDir())) {
-        // Killed between mkdir and the (atomic) manifest write: nothing ran; the only way on is a fresh start.
-        restartsBeforeManifest += 1;
-        rmSync(runDir(), { recursive: true, force: true });
-      }
-      const args = started
-        ? ['run', '--root', PROJECT, '--out', out, '--resume', `crashed-${runNumber}`]
-        : [...base, '--run-id', `crashed-${runNumber}`];
-      const before = completeLines(trialsFile());
-      // Three kinds of kill point, in turn: right after the target-th line is on
-      // disk (trials in flight); after the last trial line, once the summary or a
-      // report is being written (aggregation, reports); after a random number of
-      // lines counted from the resume point.
-      const mode = attempt % 3;
-      const target = mode === 2 ? before + 1 + Math.floor(random() * 5) : before + 1 + Math.floor(random() * 30);
-      const file = trialsFile();
-      const finishing = () =>
-        [RUN_FILES.summary, 'report.md', 'junit.xml'].some((name) => existsSync(path.join(runDir(), name)));
-      const result = await runCli(args, {
-        onSpawn: (child) => {
-          const poll = setInterval(() => {
-            if (mode === 1 ? finishing() : completeLines(file) >= target) child.kill('SIGKILL');
-          }, 2);
-          child.on('close', () => clearInterval(poll));
-        },
-        timeoutMs: 120_000,
-      });
-      const after = readStrict(file);
-      comparable(after.records);
-      if (result.signal !== 'SIGKILL') {
-        // The run got to the end before the kill: it must equal the uninterrupted one. Then crash a new run.
-        expect(result.code, result.stderr).toBe(0);
-        expect(comparable(after.records)).toEqual(comparable(reference.records));
-        completedRuns += 1;
-        runNumber += 1;
-        continue;
-      }
-      killed += 1;
-      if (after.records.length > before && after.records.length < planned) killedMidRun += 1;
-      // Power loss mid-write: leave part of a line at the end; the next resume must drop it.
-      if (killed % 4 === 0 && after.records.length > 0 && after.torn === '') {
-        const line = JSON.stringify(after.records.at(-1));
-        appendFileSync(file, line.slice(0, Math.max(1, Math.floor(line.length * random()))));
-        tornInjected += 1;
-      }
-    }
-    expect(killed).toBe(KILLS);
-    expect(killedMidRun).toBeGreaterThanOrEqual(5);
-    expect(tornInjected).toBeGreaterThanOrEqual(2);
-
-    // One more torn tail, then the uninterrupted resume: it says it dropped exactly those bytes.
-    if (!existsSync(path.join(runDir(), RUN_FILES.manifest))) {
-      rmSync(runDir(), { recursive: true, force: true });
-      const killedEarly = await runCli([...base, '--run-id', `crashed-${runNumber}`], {
-        onSpawn: (child) => {
-          const poll = setInterval(() => completeLines(trialsFile()) >= 3 && child.kill('SIGKILL'), 2);
-          child.on('close', () => clearInterval(poll));
-        },
-      });
-      expect(killedEarly.signal).toBe('SIGKILL');
-    }
-    const fragment = '{"v":1,"provider":"replay","model":"crash-mo';
-    const tail = readStrict(trialsFile()).torn;
-    appendFileSync(trialsFile(), fragment);
-    const last = await runCli(['run', '--root', PROJECT, '--out', out, '--resume', `crashed-${runNumber}`]);
-    expect(last.code, last.stderr).toBe(0);
-    expect(last.stdout).toContain(`dropped a torn last line (${Buffer.byteLength(tail + fragment)} bytes)`);
-    const final = readStrict(trialsFile());
-    expect(final.torn).toBe('');
-    expect(comparable(final.records)).toEqual(comparable(reference.records));
-    expect(summaryWithoutId(runDir())).toEqual(summaryWithoutId(path.join(out, 'reference')));
-    expect(JSON.parse(readFileSync(path.join(runDir(), RUN_FILES.manifest), 'utf8')).finished_at).not.toBeNull();
+    const chains = await Promise.all(
+      Array.from({ length: CHAINS }, (_unused, chain) => crashChain(chain, KILLS / CHAINS, reference.records, planned)),
+    );
+    const total = (field: keyof ChainCounts) => chains.reduce((sum, counts) => sum + counts[field], 0);
+    expect(total('killed')).toBe(KILLS);
+    expect(total('killedMidRun')).toBeGreaterThanOrEqual(5);
+    expect(total('tornInjected')).toBeGreaterThanOrEqual(2);
     // Reported for docs/reliability.md when run with --reporter verbose.
     console.info(
-      `crash safety: ${killed} kills (${killedMidRun} mid-run), ${tornInjected + 1} torn tails, ${restartsBeforeManifest} restarts before the manifest, ${completedRuns + 1} crashed runs completed`,
+      `crash safety: ${total('killed')} kills (${total('killedMidRun')} mid-run), ${total('tornInjected') + CHAINS} torn tails, ${total('restartsBeforeManifest')} restarts before the manifest, ${total('completedRuns') + CHAINS} crashed runs completed`,
     );
   }, 1_200_000);
 });

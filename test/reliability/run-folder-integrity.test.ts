@@ -253,33 +253,36 @@ describe('4. merge', () => {
 describe('5. reports are written whole', () => {
   it('SIGKILL before each rename of the finish: every report is absent or whole; resume or report completes the folder', async () => {
     // Renames of a new run: 1 the first manifest, 2 the journal, 3 summary, 4 manifest, 5 report.md, 6 report.html, 7 junit.xml.
-    for (const rename of [2, 3, 6]) {
-      const id = `killed-at-${rename}`;
-      const runDir = path.join(out, id);
-      const killed = await runCli(runArgs(id, 1), {
-        env: { NODE_OPTIONS: `--import=${PRELOAD}`, TOOLMARK_TEST_KILL_AT_RENAME: String(rename) },
-        timeoutMs: 240_000,
-      });
-      expect(killed.signal, killed.stderr).toBe('SIGKILL');
-      const torn = checkRunFiles(runDir).filter((problem) => problem.problem === 'torn');
-      expect(torn, `kill at rename ${rename}`).toEqual([]);
-      // Before the journal: nothing of the finish installed. After it: the next open completes it.
-      const installed = ['summary.json', 'report.md', 'report.html', 'junit.xml'].filter((name) =>
-        existsSync(path.join(runDir, name)),
-      );
-      expect(installed, `kill at rename ${rename}`).toEqual(
-        rename <= 2 ? [] : rename === 3 ? [] : ['summary.json', 'report.md'],
-      );
-      const next = await runCli(['run', '--root', PROJECT, '--out', out, '--resume', id], { timeoutMs: 240_000 });
-      expect(next.code, next.stderr).toBe(0);
-      expect(next.stderr).toMatch(
-        rename === 2
-          ? /note: .*took over a stale lock.*\nnote: .*removed \d+ temporary files of an interrupted write .*the interrupted change was not applied/s
-          : /note: .*completed an interrupted end of a run \(summary, manifest, reports\) \(installed /,
-      );
-      expect(checkRunFiles(runDir)).toEqual([]);
-      expect(readdirSync(runDir).filter((name) => name.endsWith('.tmp') || name === PENDING_FILE)).toEqual([]);
-    }
+    // Three runs, independent of each other (own run ids), killed and completed side by side.
+    await Promise.all(
+      [2, 3, 6].map(async (rename) => {
+        const id = `killed-at-${rename}`;
+        const runDir = path.join(out, id);
+        const killed = await runCli(runArgs(id, 1), {
+          env: { NODE_OPTIONS: `--import=${PRELOAD}`, TOOLMARK_TEST_KILL_AT_RENAME: String(rename) },
+          timeoutMs: 240_000,
+        });
+        expect(killed.signal, killed.stderr).toBe('SIGKILL');
+        const torn = checkRunFiles(runDir).filter((problem) => problem.problem === 'torn');
+        expect(torn, `kill at rename ${rename}`).toEqual([]);
+        // Before the journal: nothing of the finish installed. After it: the next open completes it.
+        const installed = ['summary.json', 'report.md', 'report.html', 'junit.xml'].filter((name) =>
+          existsSync(path.join(runDir, name)),
+        );
+        expect(installed, `kill at rename ${rename}`).toEqual(
+          rename <= 2 ? [] : rename === 3 ? [] : ['summary.json', 'report.md'],
+        );
+        const next = await runCli(['run', '--root', PROJECT, '--out', out, '--resume', id], { timeoutMs: 240_000 });
+        expect(next.code, next.stderr).toBe(0);
+        expect(next.stderr).toMatch(
+          rename === 2
+            ? /note: .*took over a stale lock.*\nnote: .*removed \d+ temporary files of an interrupted write .*the interrupted change was not applied/s
+            : /note: .*completed an interrupted end of a run \(summary, manifest, reports\) \(installed /,
+        );
+        expect(checkRunFiles(runDir)).toEqual([]);
+        expect(readdirSync(runDir).filter((name) => name.endsWith('.tmp') || name === PENDING_FILE)).toEqual([]);
+      }),
+    );
   }, 900_000);
 });
 
