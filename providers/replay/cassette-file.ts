@@ -1,13 +1,10 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { CassetteLine, ConfigError } from '../../src/spec/index.ts';
+import { CassetteLine, ConfigError, jsonlLines, type ReadAt } from '../../src/spec/index.ts';
 import type { ConfigIssue } from '../../src/spec/index.ts';
 import { isCassetteLineShape } from '../../src/spec/index.ts';
 
 /** Bad lines named one by one; beyond this a count, so a wrong file cannot flood the terminal. */
 const MAX_ISSUES = 10;
-/** Bytes read per chunk: a cassette is never held whole (a 100,000-task one is ~130 MB). */
-const CHUNK_BYTES = 1 << 20;
-const NEWLINE = 0x0a;
 
 /** A cassette line with where it came from, for error messages. */
 export interface LocatedLine {
@@ -71,12 +68,8 @@ export function walkCassette(
     badLines += 1;
     for (const issue of checked.issues) if (issues.length < MAX_ISSUES) issues.push(issue);
   };
-  let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-  let filled = 0;
-  // File offset of buffer[0].
-  let base = 0;
-  let lineNumber = 0;
-  const readAt = (into: Buffer, at: number, position: number): number => {
+  let size = 0;
+  const readAt: ReadAt = (into, at, position) => {
     try {
       return readSync(fd, into, at, into.length - at, position);
     } catch (error) {
@@ -87,32 +80,14 @@ export function walkCassette(
       });
     }
   };
-  for (;;) {
-    if (filled === buffer.length) {
-      // A line longer than the buffer: grow it rather than split the line.
-      const larger = Buffer.allocUnsafe(buffer.length * 2);
-      buffer.copy(larger, 0, 0, filled);
-      buffer = larger;
-    }
-    const read = readAt(buffer, filled, base + filled);
-    if (read === 0) break;
-    const end = filled + read;
-    let start = 0;
-    for (let newline = buffer.indexOf(NEWLINE, start); newline !== -1 && newline < end;) {
-      lineNumber += 1;
-      visit(buffer.toString('utf8', start, newline), lineNumber, { offset: base + start, length: newline - start });
-      start = newline + 1;
-      newline = buffer.indexOf(NEWLINE, start);
-    }
-    buffer.copy(buffer, 0, start, end);
-    base += start;
-    filled = end - start;
+  for (const { text, line, offset, length, complete } of jsonlLines(readAt)) {
+    visit(text, line, { offset, length });
+    size = offset + length + (complete ? 1 : 0);
   }
-  if (filled > 0) visit(buffer.toString('utf8', 0, filled), lineNumber + 1, { offset: base, length: filled });
   const named = new Set(issues.map((issue) => issue.line)).size;
   if (badLines > named) issues.push({ file, message: `… and ${badLines - named} more bad lines` });
   if (issues.length > 0) throw new ConfigError(issues);
-  return base + filled;
+  return size;
 }
 
 /** One line's text checked: the line, its issues, or null for a blank line. */

@@ -10,14 +10,11 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
-import { open } from 'node:fs/promises';
-import { ConfigError, TrialRecord, trialIdentity } from '../spec/index.ts';
+import { ConfigError, TrialRecord, jsonlLines, trialIdentity } from '../spec/index.ts';
 import { runFile, temporaryName, writeError } from './files.ts';
 import { isTrialRecordShape } from '../spec/index.ts';
 import { trialLine } from './graded-tail.ts';
 
-/** Bytes read per chunk; lines are split in the buffer, so a line is decoded once. */
-const CHUNK_BYTES = 1 << 20;
 const NEWLINE = 0x0a;
 
 /** One line of `trials.jsonl` as text: `complete` is false for a last line with no newline (maybe torn by a crash). */
@@ -29,10 +26,9 @@ export interface TrialLine {
 }
 
 /**
- * Stream the lines of a run's `trials.jsonl` in file order (never the whole
- * file in memory): 1 MB chunks split on newlines in the buffer, so each line
- * is decoded once. A missing file is a ConfigError, or no lines with
- * `allowMissing`.
+ * Stream the lines of a run's `trials.jsonl` in file order, never the whole
+ * file in memory (`jsonlLines`). A missing file is a ConfigError, or no
+ * lines with `allowMissing`.
  */
 export async function* readTrialLines(
   runDir: string,
@@ -47,37 +43,14 @@ export async function* readTrialLines(
       expected: 'a folder written by `toolmark run`',
     });
   }
-  const handle = await open(file, 'r');
+  const fd = openSync(file, 'r');
   try {
-    let buffer = Buffer.allocUnsafe(CHUNK_BYTES);
-    let filled = 0;
-    let line = 0;
-    for (;;) {
-      if (filled === buffer.length) {
-        // A line longer than the buffer: grow it rather than split the line.
-        const larger = Buffer.allocUnsafe(buffer.length * 2);
-        buffer.copy(larger, 0, 0, filled);
-        buffer = larger;
-      }
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null);
-      if (bytesRead === 0) break;
-      const end = filled + bytesRead;
-      let start = 0;
-      for (
-        let newline = buffer.indexOf(NEWLINE, start);
-        newline !== -1 && newline < end;
-        newline = buffer.indexOf(NEWLINE, start)
-      ) {
-        line += 1;
-        yield { text: buffer.toString('utf8', start, newline), line, complete: true };
-        start = newline + 1;
-      }
-      buffer.copy(buffer, 0, start, end);
-      filled = end - start;
-    }
-    if (filled > 0) yield { text: buffer.toString('utf8', 0, filled), line: line + 1, complete: false };
+    for (const { text, line, complete } of jsonlLines((into, at, position) =>
+      readSync(fd, into, at, into.length - at, position),
+    ))
+      yield { text, line, complete };
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 

@@ -1,5 +1,6 @@
 /** The spec layer: zod schemas and types shared by every part. Imports nothing of ours. */
 export * from './json.ts';
+export * from './jsonl-lines.ts';
 export * from './tool-error.ts';
 export * from './tool-call.ts';
 export * from './model.ts';
