@@ -10,41 +10,50 @@ export function sha256(value: unknown): string {
 }
 
 /**
- * Canonical JSON of a part of a request, made once per object. A request's
- * tools payload is most of its bytes and the same array on every turn of a
- * surface; a trial's conversation only grows, each message an object that
- * is never changed once sent. So the hash of a request reuses the text of
- * the parts it shares with earlier requests. Keyed weakly by the objects
- * themselves: nothing is kept once a trial and its surface are gone, and no
- * caller has to pass precomputed text around. Requests are treated as
- * immutable once built (the runner and every adapter copy, never edit).
+ * Canonical JSON of a request's tools payload, as UTF-8 bytes, made once per
+ * array. The payload is most of a request's bytes and the same array on
+ * every turn of a surface, so each hash feeds these bytes to sha256 as they
+ * are instead of encoding the text again (and copying it into one string
+ * with the rest of the request). Keyed weakly by the array: nothing is kept
+ * once its surface is gone. Requests are treated as immutable once built
+ * (the runner and every adapter copy, never edit).
  */
-const partJson = new WeakMap<object, string>();
+const toolsBytes = new WeakMap<object, Buffer>();
 
-function canonicalPart(value: unknown): string {
-  if (value === null || typeof value !== 'object') return canonicalJson(value);
-  let text = partJson.get(value);
-  if (text === undefined) partJson.set(value, (text = canonicalJson(value)));
-  return text;
+function canonicalTools(tools: unknown): Buffer | string {
+  if (tools === null || typeof tools !== 'object') return canonicalJson(tools);
+  let bytes = toolsBytes.get(tools);
+  if (bytes === undefined) toolsBytes.set(tools, (bytes = Buffer.from(canonicalJson(tools), 'utf8')));
+  return bytes;
 }
-
-/** The hash of each request object: the runner, pre-flight, replay and the recorder all ask for it, once hashed. */
-const requestHashes = new WeakMap<ModelRequest, string>();
 
 /**
- * The hash of a request equal part for part (the same objects) to one
- * hashed before, found without hashing. The pre-flight hashes each trial's
- * first request, and turn 0 of the trial builds the same request again: a
- * new object, but the same tools array and the same message objects (the
- * runner makes a task's starting messages once). Keyed weakly by the last
- * message, so an entry lives no longer than its conversation, and is
- * dropped once found again.
+ * What was hashed last in a conversation, keyed weakly by the last message
+ * of the request: the request (to tell a request made of the same parts),
+ * its hash, and the canonical JSON of its messages (joined by commas,
+ * without the brackets).
+ *
+ * Two savings, one record. The pre-flight hashes each trial's first
+ * request, and turn 0 of the trial builds the same request again: a new
+ * object, but the same tools array and the same message objects (the
+ * runner makes a task's starting messages once), so the hash is found
+ * without hashing (and again when replay asks for the same request). And a
+ * conversation only grows, each message an object never changed once
+ * sent, so turn k's text is turn k-1's plus the new messages.
+ *
+ * Why one record per conversation rather than the text per message: a
+ * task's starting messages live as long as the run, so per-message texts
+ * of 100,000 tasks stayed in memory to the end of the trials. A record is
+ * dropped as soon as a later request of its conversation is hashed; what
+ * is left at the end is one record per conversation whose objects are
+ * garbage by then (and one per task whose trial stopped at turn 0).
  */
-interface SameParts {
+interface Hashed {
   request: ModelRequest;
   hash: string;
+  messagesText: string;
 }
-const byLastMessage = new WeakMap<object, SameParts>();
+const byLastMessage = new WeakMap<object, Hashed>();
 
 function sameParts(a: ModelRequest, b: ModelRequest): boolean {
   if (
@@ -56,8 +65,37 @@ function sameParts(a: ModelRequest, b: ModelRequest): boolean {
     a.messages.length !== b.messages.length
   )
     return false;
-  for (let index = 0; index < a.messages.length; index += 1) if (a.messages[index] !== b.messages[index]) return false;
+  return sameMessages(a.messages, b.messages, a.messages.length);
+}
+
+/** The first `count` messages of both are the same objects. */
+function sameMessages(a: readonly unknown[], b: readonly unknown[], count: number): boolean {
+  for (let index = 0; index < count; index += 1) if (a[index] !== b[index]) return false;
   return true;
+}
+
+/**
+ * The canonical JSON of `messages`, joined by commas: from the record of
+ * the longest earlier request of the same conversation (which is then
+ * dropped: the conversation moved on), the rest made here.
+ */
+function messagesText(messages: readonly unknown[]): string {
+  let from = 0;
+  let text = '';
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index];
+    const earlier = typeof message === 'object' && message !== null ? byLastMessage.get(message) : undefined;
+    if (earlier === undefined) continue;
+    const before = earlier.request.messages;
+    if (before.length !== index + 1 || !sameMessages(before, messages, index)) continue;
+    text = earlier.messagesText;
+    from = index + 1;
+    if (from < messages.length) byLastMessage.delete(message as object);
+    break;
+  }
+  for (let index = from; index < messages.length; index += 1)
+    text += `${index === 0 ? '' : ','}${canonicalJson(messages[index])}`;
+  return text;
 }
 
 /**
@@ -67,40 +105,25 @@ function sameParts(a: ModelRequest, b: ModelRequest): boolean {
  * undefined fields left out).
  */
 export function requestHash(request: ModelRequest): string {
-  const known = requestHashes.get(request);
-  if (known !== undefined) return known;
   const last = request.messages.at(-1);
-  const earlier = last === undefined ? undefined : byLastMessage.get(last);
-  if (earlier !== undefined && sameParts(earlier.request, request)) {
-    // Used once: the pre-flight's entry serves the task's first trial, then goes (100,000 distinct
-    // tasks would otherwise keep 100,000 entries for the whole run; a task's later trials hash again).
-    byLastMessage.delete(last!);
-    requestHashes.set(request, earlier.hash);
+  const lastObject = typeof last === 'object' && last !== null ? last : undefined;
+  const earlier = lastObject === undefined ? undefined : byLastMessage.get(lastObject);
+  if (earlier !== undefined && (earlier.request === request || sameParts(earlier.request, request)))
     return earlier.hash;
-  }
-  const fields: [string, unknown][] = [
-    ['messages', request.messages],
-    ['model', request.model],
-    ['system', request.system],
-    ['tool_choice', request.tool_choice],
-    // Absent (so left out) on every request but a native deferred one.
-    ['tool_search', request.tool_search],
-    ['tools', request.tools],
-  ];
-  let text = '';
-  for (const [key, value] of fields) {
-    if (value === undefined) continue;
-    const json =
-      key === 'tools'
-        ? canonicalPart(value)
-        : key === 'messages'
-          ? `[${request.messages.map(canonicalPart).join(',')}]`
-          : canonicalJson(value);
-    text += `${text === '' ? '{' : ','}${JSON.stringify(key)}:${json}`;
-  }
-  const hash = sha256(`${text === '' ? '{' : text}}`);
-  requestHashes.set(request, hash);
-  if (last !== undefined) byLastMessage.set(last, { request, hash });
+  const text = messagesText(request.messages);
+  // The canonical JSON of the hashed fields, keys in sorted order (messages, model, system, tool_choice,
+  // tool_search, tools), undefined ones left out: sha256 takes it in three parts, the tools' bytes last.
+  let head = `{"messages":[${text}]`;
+  if (request.model !== undefined) head += `,"model":${canonicalJson(request.model)}`;
+  if (request.system !== undefined) head += `,"system":${canonicalJson(request.system)}`;
+  if (request.tool_choice !== undefined) head += `,"tool_choice":${canonicalJson(request.tool_choice)}`;
+  // Absent (so left out) on every request but a native deferred one.
+  if (request.tool_search !== undefined) head += `,"tool_search":${canonicalJson(request.tool_search)}`;
+  const digest = createHash('sha256');
+  if (request.tools === undefined) digest.update(`${head}}`);
+  else digest.update(`${head},"tools":`).update(canonicalTools(request.tools)).update('}');
+  const hash = `sha256:${digest.digest('hex')}`;
+  if (lastObject !== undefined) byLastMessage.set(lastObject, { request, hash, messagesText: text });
   return hash;
 }
 

@@ -35,7 +35,7 @@ function expected(value: ModelRequest): string {
 }
 
 describe('request hash reuse (pre-flight, then turn 0)', () => {
-  it('a new request made of the same parts is found once, not hashed again; a copied part is hashed again, to the same value', () => {
+  it('a new request made of the same parts is found, not hashed again; a copied part is hashed again, to the same value', () => {
     const first = request();
     const before = hashesMade();
     const hash = requestHash(first);
@@ -44,19 +44,48 @@ describe('request hash reuse (pre-flight, then turn 0)', () => {
     const again = request({ settings: { temperature: 0.5 } });
     expect(again).not.toBe(first);
     expect(requestHash(again)).toBe(hash);
-    expect(hashesMade()).toBe(before + 1);
-    // Found once: a third request of the same parts (a task's second trial) is hashed again, to the same value.
+    // Replay asks for the same request's hash again.
+    expect(requestHash(again)).toBe(hash);
     expect(requestHash(request())).toBe(hash);
-    expect(hashesMade()).toBe(before + 2);
+    expect(hashesMade()).toBe(before + 1);
     // The same text from other objects is hashed again and agrees.
     const copied = request({
       messages: [{ role: 'user', content: 'Read N-1' }],
       tools: tools.map((tool) => ({ ...tool })),
     });
     expect(requestHash(copied)).toBe(hash);
-    expect(hashesMade()).toBe(before + 3);
+    expect(hashesMade()).toBe(before + 2);
     const expectedHash = expected(first);
     expect(hash).toBe(expectedHash);
+  });
+
+  it('a growing conversation hashes to the defined value turn after turn; once it moved on, its first request is hashed again', () => {
+    const opening = initialMessages({ messages: [{ role: 'user', content: 'Read N-7' }] });
+    const turn0 = request({ messages: opening });
+    const hash0 = requestHash(turn0);
+    const answer = {
+      role: 'assistant' as const,
+      content: null,
+      tool_calls: [{ id: 'c1', name: 'get_note', arguments: '{}' }],
+    };
+    const result = {
+      role: 'tool' as const,
+      tool_call_id: 'c1',
+      name: 'get_note',
+      content: '{"id":"N-7"}',
+      is_error: false,
+    };
+    const turn1 = request({ messages: [...opening, answer, result] });
+    const turn2 = request({
+      messages: [...opening, answer, result, { role: 'assistant', content: 'Done.', tool_calls: [] }],
+    });
+    expect(requestHash(turn1)).toBe(expected(turn1));
+    expect(requestHash(turn2)).toBe(expected(turn2));
+    // Turn 1 moved the conversation on: what turn 0 left is gone, so the same parts are hashed again, to the same value.
+    const before = hashesMade();
+    expect(requestHash(request({ messages: opening }))).toBe(hash0);
+    expect(hashesMade()).toBe(before + 1);
+    expect(hash0).toBe(expected(turn0));
   });
 
   it('a request differing in any hashed part is hashed anew', () => {
