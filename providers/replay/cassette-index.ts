@@ -1,6 +1,7 @@
 import { closeSync, readSync } from 'node:fs';
 import type { CassetteLine } from '../../src/spec/index.ts';
 import { checkCassetteLine, type LineBytes, type LocatedLine } from './cassette-file.ts';
+import { TurnKeys, grown, type TurnKeyFields } from './turn-keys.ts';
 
 /**
  * The turns of one recorded model, by turn key, without the lines held in
@@ -10,46 +11,54 @@ import { checkCassetteLine, type LineBytes, type LocatedLine } from './cassette-
  * as parsed objects it was ~190 MB of heap for the whole run (and every
  * full collection marked it). Every line is still read and checked once
  * when the cassette is opened (cassette-file.ts: a bad line stops the run
- * before anything is written); what stays is, per line, where its bytes
- * are in the file, its line number and its `request_hash` (32 bytes in one
- * buffer) — ~50 bytes a line. A line is read again, parsed and checked
- * when a trial uses it (one positioned read). Lines given in memory (tests,
- * hand-made providers) are kept as they are.
+ * before anything is written); what stays is, per turn key (turn-keys.ts),
+ * where its line's bytes are in the file, its line number and its
+ * `request_hash` — ~100 bytes a turn in typed arrays, outside the
+ * JavaScript heap. A line is read again, parsed and checked when a trial
+ * uses it (one positioned read). Lines given in memory (tests, hand-made
+ * providers) are kept as they are.
  */
 export class TurnIndex {
-  /** Turn key → row. Later rows replace earlier ones: re-recording by appending wins. */
-  readonly #rows = new Map<string, number>();
-  readonly #source: (CassetteSource | null)[] = [];
-  readonly #offset: number[] = [];
-  readonly #length: number[] = [];
-  readonly #lineNumber: number[] = [];
+  /** Turn key → row. A key added again replaces its row: re-recording by appending wins. */
+  readonly #keys = new TurnKeys();
+  readonly #sources: CassetteSource[] = [];
+  /** Per row: its source's place in #sources, plus one (0: a line held in #held). */
+  #source = new Uint32Array(1024);
+  #offset = new Float64Array(1024);
+  #length = new Uint32Array(1024);
+  #lineNumber = new Uint32Array(1024);
   /** sha256 request hashes, 32 bytes a row (see #hashKind). */
   #hashes = Buffer.allocUnsafe(32 * 1024);
   /** Per row: 0 no hash, 1 sha256 in #hashes, 2 another text in #otherHashes. */
-  #hashKind: number[] = [];
+  #hashKind = new Uint8Array(1024);
   readonly #otherHashes = new Map<number, string>();
   readonly #held = new Map<number, LocatedLine>();
 
   get size(): number {
-    return this.#rows.size;
+    return this.#keys.size;
   }
 
   /** Index a line read from `source` at `bytes`. */
   addFromFile(source: CassetteSource, line: CassetteLine, lineNumber: number, bytes: LineBytes): void {
-    const row = this.#addRow(line, source, lineNumber, bytes);
-    this.#rows.set(turnKey(line.key), row);
+    if (this.#sources.at(-1) !== source) this.#sources.push(source);
+    const row = this.#rowOf(line);
+    if (this.#held.size > 0) this.#held.delete(row);
+    this.#source[row] = this.#sources.length;
+    this.#offset[row] = bytes.offset;
+    this.#length[row] = bytes.length;
+    this.#lineNumber[row] = lineNumber;
   }
 
   /** Index a line given in memory. */
   addHeld(located: LocatedLine): void {
-    const row = this.#addRow(located.line, null, located.lineNumber, { offset: 0, length: 0 });
+    const row = this.#rowOf(located.line);
+    this.#source[row] = 0;
     this.#held.set(row, located);
-    this.#rows.set(turnKey(located.line.key), row);
   }
 
-  /** The row recorded for a key, if any. */
-  find(key: { domain: string; task: string; surface: string; trial: number | '*'; turn: number }): number | undefined {
-    return this.#rows.get(turnKey(key));
+  /** The row recorded for a key: for its exact trial, else the `trial: "*"` one; undefined when neither is. */
+  find(key: TurnKeyFields): number | undefined {
+    return this.#keys.find(key);
   }
 
   /** The `request_hash` of a row, without reading its line. */
@@ -61,42 +70,41 @@ export class TurnIndex {
 
   /** The row's line, read from its file and checked again (the file may have changed since it was indexed). */
   line(row: number): LocatedLine {
-    const held = this.#held.get(row);
-    if (held) return held;
     const source = this.#source[row]!;
+    if (source === 0) return this.#held.get(row)!;
+    const file = this.#sources[source - 1]!;
     const lineNumber = this.#lineNumber[row]!;
-    const line = source.read(this.#offset[row]!, this.#length[row]!, lineNumber);
-    return { line, file: source.file, lineNumber };
+    const line = file.read(this.#offset[row]!, this.#length[row]!, lineNumber);
+    return { line, file: file.file, lineNumber };
   }
 
-  #addRow(line: CassetteLine, source: CassetteSource | null, lineNumber: number, bytes: LineBytes): number {
-    const row = this.#source.length;
-    this.#source.push(source);
-    this.#offset.push(bytes.offset);
-    this.#length.push(bytes.length);
-    this.#lineNumber.push(lineNumber);
+  /** The row of a line's key (a new one, or the one it replaces), its request hash recorded. */
+  #rowOf(line: CassetteLine): number {
+    const row = this.#keys.slotOf(line.key);
+    if (row === this.#source.length) {
+      [this.#source, this.#offset, this.#length, this.#lineNumber, this.#hashKind] = grown(
+        [this.#source, this.#offset, this.#length, this.#lineNumber, this.#hashKind],
+        row * 2,
+      );
+      const hashes = Buffer.allocUnsafe(row * 2 * 32);
+      this.#hashes.copy(hashes);
+      this.#hashes = hashes;
+    }
+    if (this.#otherHashes.size > 0) this.#otherHashes.delete(row);
     const hash = line.request_hash;
     if (hash !== undefined && SHA256.test(hash)) {
-      if ((row + 1) * 32 > this.#hashes.length) {
-        const larger = Buffer.allocUnsafe(this.#hashes.length * 2);
-        this.#hashes.copy(larger);
-        this.#hashes = larger;
-      }
       this.#hashes.write(hash.slice(7), row * 32, 'hex');
-      this.#hashKind.push(1);
+      this.#hashKind[row] = 1;
     } else if (hash !== undefined) {
       this.#otherHashes.set(row, hash);
-      this.#hashKind.push(2);
-    } else this.#hashKind.push(0);
+      this.#hashKind[row] = 2;
+    } else this.#hashKind[row] = 0;
     return row;
   }
 }
 
+/** What `requestHash` makes (lowercase hex); any other text is kept as it is. */
 const SHA256 = /^sha256:[0-9a-f]{64}$/;
-
-function turnKey(key: { domain: string; task: string; surface: string; trial: number | '*'; turn: number }): string {
-  return JSON.stringify([key.domain, key.task, key.surface, key.trial, key.turn]);
-}
 
 /** Closes a cassette's descriptor once nothing can read from it any more (its providers are gone). */
 const descriptors = new FinalizationRegistry<number>((fd) => {

@@ -143,7 +143,7 @@ export class ReplayProvider implements Provider {
   }
 
   #find(request: ModelRequest, key: TurnKey): { row?: number; problem: ReplayProblem | null } {
-    const row = this.#turns.find(key) ?? this.#turns.find({ ...key, trial: '*' });
+    const row = this.#turns.find(key);
     if (row === undefined) {
       return {
         problem: {

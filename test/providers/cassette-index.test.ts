@@ -97,6 +97,25 @@ describe('cassette index', () => {
     expect(provider!.check(recorded, key(3))).toMatchObject({ kind: 'missing' });
   });
 
+  it('a key recorded again takes the later line whole: its hash (of either kind), its place, its answer', async () => {
+    const recorded = request();
+    const hash = requestHash(recorded);
+    const file = cassette('again.jsonl', [
+      turnLine(0, 'hand', { request_hash: 'my own label' }),
+      turnLine(1, 'checked', { request_hash: hash }),
+      turnLine(0, 'recorded', { request_hash: hash }),
+      turnLine(1, 'unchecked'),
+      turnLine(2, 'upper case', { request_hash: hash.toUpperCase().replace('SHA256', 'sha256') }),
+    ]);
+    const [provider] = createReplayProviders([file], { root: work });
+    expect(provider!.check(recorded, key(0))).toBeNull();
+    expect((await provider!.propose(recorded, { key: key(0) })).text).toBe('recorded');
+    expect(provider!.check(request(), key(1))).toBeNull();
+    expect((await provider!.propose(request(), { key: key(1) })).text).toBe('unchecked');
+    // Not the lowercase hex requestHash makes: kept as its text, so stale, and named by its own line.
+    expect(provider!.check(recorded, key(2))?.message).toContain(`${file}:5`);
+  });
+
   it('indexes a file larger than one read chunk, and a last line without a newline; held or read back alike', async () => {
     const lines = Array.from({ length: 3000 }, (_, turn) => turnLine(turn, `answer ${turn} ${'x'.repeat(500)}`));
     const file = path.join(work, 'large.jsonl');
