@@ -22,8 +22,11 @@ export const replayKind: ProviderKind<ReplaySpec> = {
       .filter(Boolean),
   }),
   async create(spec, context) {
-    const { createReplayProviders } = await import('../replay/index.ts');
+    const { createReplayProviders, prefetchedCassettes } = await import('../replay/index.ts');
     const paths = spec.paths.length > 0 ? spec.paths : [DEFAULT_CASSETTES];
-    return createReplayProviders(paths, { root: context.root ?? process.cwd(), allowStale: context.allowStale });
+    const root = context.root ?? process.cwd();
+    // A run may have started reading them on the second core (providers/replay/cassette-prefetch.ts).
+    await prefetchedCassettes(paths, root);
+    return createReplayProviders(paths, { root, allowStale: context.allowStale });
   },
 };

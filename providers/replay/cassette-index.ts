@@ -1,7 +1,16 @@
 import { closeSync, readSync } from 'node:fs';
 import type { CassetteLine } from '../../src/spec/index.ts';
 import { checkCassetteLine, type LineBytes, type LocatedLine } from './cassette-file.ts';
-import { TurnKeys, grown, type TurnKeyFields } from './turn-keys.ts';
+import { TurnKeys, grown, type TurnKeyFields, type TurnKeysSnapshot } from './turn-keys.ts';
+
+/** A TurnIndex of lines read from files, as plain data (its sources by file name), to move it between threads. */
+export interface TurnIndexSnapshot {
+  keys: TurnKeysSnapshot;
+  files: string[];
+  columns: [Uint32Array, Float64Array, Uint32Array, Uint32Array, Uint8Array];
+  hashes: Uint8Array;
+  otherHashes: Map<number, string>;
+}
 
 /**
  * The turns of one recorded model, by turn key, without the lines held in
@@ -20,22 +29,46 @@ import { TurnKeys, grown, type TurnKeyFields } from './turn-keys.ts';
  */
 export class TurnIndex {
   /** Turn key → row. A key added again replaces its row: re-recording by appending wins. */
-  readonly #keys = new TurnKeys();
-  readonly #sources: CassetteSource[] = [];
+  #keys = new TurnKeys();
+  #sources: CassetteSource[] = [];
   /** Per row: its source's place in #sources, plus one (0: a line held in #held). */
-  #source = new Uint32Array(1024);
-  #offset = new Float64Array(1024);
-  #length = new Uint32Array(1024);
-  #lineNumber = new Uint32Array(1024);
+  #source: Uint32Array = new Uint32Array(1024);
+  #offset: Float64Array = new Float64Array(1024);
+  #length: Uint32Array = new Uint32Array(1024);
+  #lineNumber: Uint32Array = new Uint32Array(1024);
   /** sha256 request hashes, 32 bytes a row (see #hashKind). */
-  #hashes = Buffer.allocUnsafe(32 * 1024);
+  #hashes: Buffer = Buffer.allocUnsafe(32 * 1024);
   /** Per row: 0 no hash, 1 sha256 in #hashes, 2 another text in #otherHashes. */
-  #hashKind = new Uint8Array(1024);
-  readonly #otherHashes = new Map<number, string>();
+  #hashKind: Uint8Array = new Uint8Array(1024);
+  #otherHashes = new Map<number, string>();
   readonly #held = new Map<number, LocatedLine>();
 
   get size(): number {
     return this.#keys.size;
+  }
+
+  /** Only for an index of lines read from files (a worker's: cassette-prefetch.ts). */
+  snapshot(): TurnIndexSnapshot {
+    if (this.#held.size > 0) throw new Error('an index holding lines in memory has no snapshot');
+    return {
+      keys: this.#keys.snapshot(),
+      files: this.#sources.map((source) => source.file),
+      columns: [this.#source, this.#offset, this.#length, this.#lineNumber, this.#hashKind],
+      hashes: this.#hashes,
+      otherHashes: this.#otherHashes,
+    };
+  }
+
+  /** The index a snapshot describes, its lines read from the sources given for its files. */
+  static restore(snapshot: TurnIndexSnapshot, sourceOf: (file: string) => CassetteSource): TurnIndex {
+    const index = new TurnIndex();
+    index.#keys = TurnKeys.restore(snapshot.keys);
+    index.#sources = snapshot.files.map(sourceOf);
+    [index.#source, index.#offset, index.#length, index.#lineNumber, index.#hashKind] = snapshot.columns;
+    const { buffer, byteOffset, byteLength } = snapshot.hashes;
+    index.#hashes = Buffer.from(buffer, byteOffset, byteLength);
+    index.#otherHashes = snapshot.otherHashes;
+    return index;
   }
 
   /** Index a line read from `source` at `bytes`. */

@@ -12,12 +12,16 @@ import type {
 } from '../../src/spec/index.ts';
 import { openCassette, walkCassette } from './cassette-file.ts';
 import type { LocatedLine } from './cassette-file.ts';
-import { CassetteSource, TurnIndex } from './cassette-index.ts';
+import { CassetteSource, type TurnIndex } from './cassette-index.ts';
+import { RecordedTurns } from './recorded-turns.ts';
 import { expandGlob } from './glob.ts';
+import { takePrefetchedCassettes } from './cassette-prefetch.ts';
 
 export { readCassetteFile } from './cassette-file.ts';
+export { RecordedTurns } from './recorded-turns.ts';
 export type { LocatedLine } from './cassette-file.ts';
 export { expandGlob } from './glob.ts';
+export { prefetchCassettes, prefetchedCassettes } from './cassette-prefetch.ts';
 
 /** `tickets/status-of-t102/typed-v2/trial 0/turn 1`: how a key is named in messages. */
 export function describeKey(key: TurnKey | CassetteKey): string {
@@ -32,45 +36,6 @@ export interface ReplayOptions {
   allowStale?: boolean;
   /** Cassettes up to this many bytes are held in memory, larger ones read a line at a time; default HOLD_CASSETTE_BYTES. */
   holdUpTo?: number;
-}
-
-/**
- * The turns of one recorded model, gathered line by line (from a cassette
- * file as it is read, or from lines in memory), with what the lines say
- * about the recording.
- */
-export class RecordedTurns {
-  readonly model: string;
-  readonly index = new TurnIndex();
-  synthetic = false;
-  /** The provider of the first line. */
-  recordedProvider: string | undefined;
-  /** The native tool search of the first line that names one. */
-  nativeSearch: { search: NativeSearch; file: string; lineNumber: number } | undefined;
-
-  constructor(model: string) {
-    this.model = model;
-  }
-
-  /** What a line says about the recording; a ConfigError when its native tool search is not the earlier lines'. */
-  note(line: CassetteLine, file: string, lineNumber: number): void {
-    this.synthetic ||= isSynthetic(line.provider, line.label);
-    this.recordedProvider ??= line.provider;
-    if (line.tool_search === undefined) return;
-    const first = this.nativeSearch;
-    if (first === undefined) {
-      this.nativeSearch = { search: line.tool_search, file, lineNumber };
-      return;
-    }
-    if (line.tool_search === first.search) return;
-    throw new ConfigError({
-      file,
-      line: lineNumber,
-      field: 'tool_search',
-      message: `model \`${this.model}\` was recorded with the ${first.search} tool search (${first.file}:${first.lineNumber}) and with the ${line.tool_search} one; one replay provider replays one`,
-      expected: 'the cassettes of one native recording per model (record each provider under its own model name)',
-    });
-  }
 }
 
 /**
@@ -181,19 +146,31 @@ function staleMessage(located: LocatedLine, request: ModelRequest, key: TurnKey)
   return `stale cassette: ${what} since it was recorded; re-record or pass --allow-stale (${located.file}:${located.lineNumber}, ${describeKey(key)})`;
 }
 
-function isSynthetic(provider: string, label: string | undefined): boolean {
-  return provider.toLowerCase() === 'synthetic' || (label ?? '').toLowerCase().startsWith('synthetic');
-}
-
 /**
  * Load cassettes (paths may be globs, relative to `root`) and make one
  * ReplayProvider per recorded model: several synthetic behaviours in one
- * folder become several models of one run.
+ * folder become several models of one run. Cassettes a worker already read
+ * and indexed for the same paths (cassette-prefetch.ts) are taken from it.
  */
 export function createReplayProviders(
   paths: readonly string[],
   options: ReplayOptions & { root: string },
 ): ReplayProvider[] {
+  const byModel = takePrefetchedCassettes(paths, options) ?? readCassettes(paths, options);
+  if (byModel.size === 0)
+    throw new ConfigError({
+      file: paths.join(','),
+      message: 'the cassettes hold no turns',
+      expected: 'at least one cassette line',
+    });
+  return [...byModel.keys()].sort().map((model) => new ReplayProvider(model, byModel.get(model)!, options));
+}
+
+/** Read, check and index the cassettes of `paths`, file after file, by recorded model. */
+export function readCassettes(
+  paths: readonly string[],
+  options: Pick<ReplayOptions, 'holdUpTo'> & { root: string; indexOnly?: boolean },
+): Map<string, RecordedTurns> {
   const byModel = new Map<string, RecordedTurns>();
   for (const pattern of paths) {
     const files = expandGlob(pattern, options.root);
@@ -215,18 +192,14 @@ export function createReplayProviders(
           turns.note(line, file, lineNumber);
           turns.index.addFromFile(source, line, lineNumber, bytes);
         });
-        source.settle(size, options.holdUpTo);
+        // A worker's index (cassette-prefetch.ts) reads nothing later: its thread gives the file back at once.
+        if (options.indexOnly) source.close();
+        else source.settle(size, options.holdUpTo);
       } catch (error) {
         source.close();
         throw error;
       }
     }
   }
-  if (byModel.size === 0)
-    throw new ConfigError({
-      file: paths.join(','),
-      message: 'the cassettes hold no turns',
-      expected: 'at least one cassette line',
-    });
-  return [...byModel.keys()].sort().map((model) => new ReplayProvider(model, byModel.get(model)!, options));
+  return byModel;
 }

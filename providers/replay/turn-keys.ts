@@ -7,6 +7,17 @@ export interface TurnKeyFields {
   turn: number;
 }
 
+/** A TurnKeys as plain data (structured-clonable), to move it between threads. */
+export interface TurnKeysSnapshot {
+  scopes: Map<string, Map<string, number>>;
+  scopeCount: number;
+  count: number;
+  columns: [Uint32Array, Float64Array, Float64Array, Uint32Array, Uint32Array, Uint32Array];
+  units: Uint16Array;
+  unitsUsed: number;
+  table: Int32Array;
+}
+
 /** `trial: '*'` in the trial column (trials are non-negative). */
 const ANY_TRIAL = -1;
 const EMPTY = -1;
@@ -28,21 +39,45 @@ const FNV_PRIME = 0x01000193;
  */
 export class TurnKeys {
   /** Domain → surface → scope number. */
-  readonly #scopes = new Map<string, Map<string, number>>();
+  #scopes = new Map<string, Map<string, number>>();
   #scopeCount = 0;
   #count = 0;
-  #scope = new Uint32Array(1024);
-  #trial = new Float64Array(1024);
-  #turn = new Float64Array(1024);
-  #taskStart = new Uint32Array(1024);
-  #taskLength = new Uint32Array(1024);
+  #scope: Uint32Array = new Uint32Array(1024);
+  #trial: Float64Array = new Float64Array(1024);
+  #turn: Float64Array = new Float64Array(1024);
+  #taskStart: Uint32Array = new Uint32Array(1024);
+  #taskLength: Uint32Array = new Uint32Array(1024);
   /** Each key's hash, so growing the table rehashes nothing. */
-  #hash = new Uint32Array(1024);
+  #hash: Uint32Array = new Uint32Array(1024);
   /** The task ids' code units, one after another. */
-  #units = new Uint16Array(16 * 1024);
+  #units: Uint16Array = new Uint16Array(16 * 1024);
   #unitsUsed = 0;
   /** Open addressing, linear probing: slot numbers, EMPTY where none; kept at most half full. */
-  #table = new Int32Array(2048).fill(EMPTY);
+  #table: Int32Array = new Int32Array(2048).fill(EMPTY);
+
+  snapshot(): TurnKeysSnapshot {
+    return {
+      scopes: this.#scopes,
+      scopeCount: this.#scopeCount,
+      count: this.#count,
+      columns: [this.#scope, this.#trial, this.#turn, this.#taskStart, this.#taskLength, this.#hash],
+      units: this.#units,
+      unitsUsed: this.#unitsUsed,
+      table: this.#table,
+    };
+  }
+
+  static restore(snapshot: TurnKeysSnapshot): TurnKeys {
+    const keys = new TurnKeys();
+    keys.#scopes = snapshot.scopes;
+    keys.#scopeCount = snapshot.scopeCount;
+    keys.#count = snapshot.count;
+    [keys.#scope, keys.#trial, keys.#turn, keys.#taskStart, keys.#taskLength, keys.#hash] = snapshot.columns;
+    keys.#units = snapshot.units;
+    keys.#unitsUsed = snapshot.unitsUsed;
+    keys.#table = snapshot.table;
+    return keys;
+  }
 
   /** How many distinct keys were added. */
   get size(): number {

@@ -1,5 +1,8 @@
 import path from 'node:path';
 import { createProviders, parseProviderSpec } from '../../providers/index.ts';
+import { DEFAULT_CASSETTES } from '../../providers/kinds/replay.ts';
+import { dropPrefetchedCassettes, prefetchCassettes } from '../../providers/replay/cassette-prefetch.ts';
+import { loadConfig } from '../load/config.ts';
 import { withoutCredentials } from '../../providers/http/base-url.ts';
 import { limitResponseSize } from '../../providers/response-limit.ts';
 import { createCassetteWriter, recordingProvider } from '../../providers/recording.ts';
@@ -51,6 +54,29 @@ export async function createRunProviders(
   }
   return providers;
 }
+
+/**
+ * Start reading the cassettes of the run's replay provider on the second
+ * core while the project loads (providers/replay/cassette-prefetch.ts).
+ * Anything this cannot resolve (no config, a bad spec) is left to the
+ * run, which reports it in its place.
+ */
+export async function prefetchRunCassettes(root: string, asked: readonly string[] | undefined): Promise<void> {
+  try {
+    const { config } = await loadConfig(root, []);
+    for (const text of asked?.length ? asked : config.run.providers) {
+      const spec = parseProviderSpec(text, config.providers);
+      if (spec.kind === 'replay') {
+        prefetchCassettes(spec.paths.length > 0 ? spec.paths : [DEFAULT_CASSETTES], root);
+        break;
+      }
+    }
+  } catch {
+    // The run reads the config and the specs again, and says what is wrong with them.
+  }
+}
+
+export { dropPrefetchedCassettes };
 
 /**
  * `auto` tool time: simulated when no provider talks to a live model and no

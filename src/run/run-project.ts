@@ -40,7 +40,7 @@ import type { RunControl } from './events.ts';
 import { createRunFinalizer } from './finalizer.ts';
 import { describePlan, gitCommit, manifestConfig, manifestProviders } from './manifest.ts';
 import { gradingInputsOf, withGradingInputs } from './grading-inputs.ts';
-import { createRunProviders, resolveToolTime } from './providers.ts';
+import { createRunProviders, dropPrefetchedCassettes, prefetchRunCassettes, resolveToolTime } from './providers.ts';
 import { toolmarkVersion } from './version.ts';
 import { checkWritable } from './writable.ts';
 
@@ -107,6 +107,7 @@ export async function runProject(options: RunProjectOptions): Promise<RunResult>
     return await startProject(options);
   } finally {
     stopSchemaCounter();
+    dropPrefetchedCassettes();
   }
 }
 
@@ -114,6 +115,8 @@ async function startProject(options: RunProjectOptions): Promise<RunResult> {
   const root = path.resolve(options.root);
   const asked = options.selection ?? {};
   await options.events?.onPhase?.('load');
+  // The replay cassettes are read on the second core while the project loads (providers/replay/cassette-prefetch.ts).
+  if (!options.project) await prefetchRunCassettes(root, asked.providers);
   const project =
     options.project ?? (await loadProject(root, asked.domains?.length ? { domains: [...asked.domains] } : {}));
   const selection = selectionOf(asked, project.config);

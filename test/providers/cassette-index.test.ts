@@ -7,6 +7,7 @@ import { buildRequest, initialMessages } from '../../src/solve/index.ts';
 import { ProviderError, requestHash, requestPartHashes } from '../../src/spec/index.ts';
 import type { CassetteLine } from '../../src/spec/index.ts';
 import { makeTask, typedSurface } from '../solve/fixtures/notes-domain.ts';
+import { answerLine } from './cassette-lines.ts';
 
 // Replay keeps an index of a cassette (where each line is, its request hash),
 // not its parsed lines: a line is read again from the file when a trial uses it.
@@ -24,24 +25,8 @@ const task = makeTask({
 const request = () => buildRequest({ model: 'careful', surface: typedSurface, messages: initialMessages(task) });
 const key = (turn: number) => ({ domain: 'notes', task: 'read-1', surface: 'typed', trial: 0, turn });
 
-function turnLine(turn: number, text: string, extra: Partial<CassetteLine> = {}): string {
-  const line: CassetteLine = {
-    v: 1,
-    provider: 'openai',
-    model: 'careful',
-    key: { ...key(turn), trial: '*' },
-    response: {
-      text,
-      tool_calls: [],
-      usage: { input_tokens: 1, output_tokens: 1 },
-      latency_ms: 0,
-      finish_reason: 'stop',
-      warnings: [],
-    },
-    ...extra,
-  };
-  return JSON.stringify(line);
-}
+const turnLine = (turn: number, text: string, extra: Partial<CassetteLine> = {}) =>
+  answerLine({ ...key(turn), trial: '*' }, text, extra);
 
 function cassette(name: string, lines: string[]): string {
   const file = path.join(work, name);

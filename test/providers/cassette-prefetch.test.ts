@@ -1,0 +1,99 @@
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { takePrefetchedCassettes } from '../../providers/replay/cassette-prefetch.ts';
+import {
+  ReplayProvider,
+  createReplayProviders,
+  prefetchCassettes,
+  prefetchedCassettes,
+} from '../../providers/replay/index.ts';
+import { ConfigError } from '../../src/spec/index.ts';
+import type { CassetteLine } from '../../src/spec/index.ts';
+import { answerLine } from './cassette-lines.ts';
+
+// A run reads its cassettes in a worker while the project loads; what the
+// providers answer must be what reading them in the main thread gives.
+
+const work = mkdtempSync(path.join(tmpdir(), 'toolmark-cassette-prefetch-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const line = (task: string, turn: number, extra: Partial<CassetteLine> = {}) =>
+  answerLine({ domain: 'notes', task, surface: 'typed', turn }, `${task} turn ${turn}`, {
+    request_hash: `sha256:${String(turn).repeat(64)}`,
+    ...extra,
+  });
+
+function cassette(name: string, lines: string[]): string {
+  writeFileSync(path.join(work, name), `${lines.join('\n')}\n`);
+  return name;
+}
+
+const key = (task: string, turn: number, trial = 0) => ({ domain: 'notes', task, surface: 'typed', trial, turn });
+const request = { model: 'careful', system: null, messages: [], tools: [], tool_choice: 'auto' as const, settings: {} };
+
+async function prefetched(name: string) {
+  // Small, as test cassettes are: prefetched all the same.
+  prefetchCassettes([name], work, { minBytes: 0 });
+  await prefetchedCassettes([name], work);
+}
+
+describe('cassette prefetch', () => {
+  it('the worker’s index answers what reading in this thread answers: turns, stale and missing ones', async () => {
+    const lines = Array.from({ length: 3000 }, (_, index) => line(`task-${index % 1000}`, Math.floor(index / 1000)));
+    lines.push(line('task-7', 0, { key: { ...key('task-7', 0), trial: 4 }, model: 'other' }));
+    const name = cassette('many.jsonl', lines);
+    await prefetched(name);
+    const fromWorker = takePrefetchedCassettes([name], { root: work });
+    expect(fromWorker).not.toBeNull();
+    const viaWorker = [...fromWorker!].sort().map(([model, turns]) => new ReplayProvider(model, turns));
+    const here = createReplayProviders([name], { root: work });
+    expect(viaWorker.map((provider) => provider.model)).toEqual(['careful', 'other']);
+    for (const [index, provider] of viaWorker.entries()) {
+      for (const asked of [key('task-0', 0), key('task-999', 2, 3), key('task-7', 0, 4), key('task-5', 3)]) {
+        expect(provider.check(request, asked)).toEqual(here[index]!.check(request, asked));
+        const answer = (replay: typeof provider) =>
+          replay.propose(request, { key: asked }).then(
+            (turn) => turn.text,
+            (error: Error) => error.message,
+          );
+        expect(await answer(provider)).toBe(await answer(here[index]!));
+      }
+    }
+    // Replayed even though stale: the line the worker indexed, read from the file.
+    const allowed = new ReplayProvider('careful', fromWorker!.get('careful')!, { allowStale: true });
+    expect((await allowed.propose(request, { key: key('task-999', 2) })).text).toBe('task-999 turn 2');
+  });
+
+  it('a bad line found by the worker is the same ConfigError, with file:line', async () => {
+    const name = cassette('bad.jsonl', [line('a', 0), '{"v":1,', line('b', 0, { v: 2 as 1 })]);
+    const inThread = (() => {
+      try {
+        createReplayProviders([name], { root: work });
+      } catch (error) {
+        return error as ConfigError;
+      }
+      return null;
+    })();
+    expect(inThread).toBeInstanceOf(ConfigError);
+    expect(inThread!.message).toContain(`${path.join(work, name)}:2`);
+    await prefetched(name);
+    expect(() => takePrefetchedCassettes([name], { root: work })).toThrow(inThread!.message);
+  });
+
+  it('a small cassette is read where it is used, without a worker', async () => {
+    const name = cassette('small.jsonl', [line('a', 0)]);
+    prefetchCassettes([name], work);
+    await prefetchedCassettes([name], work);
+    expect(takePrefetchedCassettes([name], { root: work })).toBeNull();
+  });
+
+  it('a cassette changed after the worker read it is read again here', async () => {
+    const name = cassette('changing.jsonl', [line('a', 0)]);
+    await prefetched(name);
+    appendFileSync(path.join(work, name), `${line('c', 0)}\n`);
+    const [provider] = createReplayProviders([name], { root: work });
+    expect(provider!.check(request, key('c', 0))?.kind).toBe('stale');
+  });
+});
