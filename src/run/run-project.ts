@@ -38,7 +38,7 @@ import {
 } from '../spec/index.ts';
 import type { RunControl } from './events.ts';
 import { createRunFinalizer } from './finalizer.ts';
-import { describePlan, gitCommit, manifestConfig, manifestProviders } from './manifest.ts';
+import { describePlan, gitCommitSoon, manifestConfig, manifestProviders } from './manifest.ts';
 import { gradingInputsOf, withGradingInputs } from './grading-inputs.ts';
 import { createRunProviders, dropPrefetchedCassettes, prefetchRunCassettes, resolveToolTime } from './providers.ts';
 import { toolmarkVersion } from './version.ts';
@@ -278,6 +278,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
   const { config } = project;
   const events = prepared.events ?? {};
   await events.onPhase?.('preflight');
+  const commit = resumed ? null : gitCommitSoon(root);
   const costs = await countSelectedSurfaces(project.domains, selection);
   const providers = await createRunProviders(selection, {
     config,
@@ -328,7 +329,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
         run_id: runId,
         started_at: new Date().toISOString(),
         finished_at: null,
-        git_commit: gitCommit(root),
+        git_commit: await commit,
         toolmark_version: toolmarkVersion(),
         node_version: process.version,
         config: manifestConfig(config, selection, root),
