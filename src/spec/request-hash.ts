@@ -10,20 +10,21 @@ export function sha256(value: unknown): string {
 }
 
 /**
- * Canonical JSON of a request's tools payload, as UTF-8 bytes, made once per
+ * The end of a request's canonical JSON — `,"tools":` and the tools
+ * payload, then the closing brace — as UTF-8 bytes, made once per tools
  * array. The payload is most of a request's bytes and the same array on
  * every turn of a surface, so each hash feeds these bytes to sha256 as they
- * are instead of encoding the text again (and copying it into one string
- * with the rest of the request). Keyed weakly by the array: nothing is kept
- * once its surface is gone. Requests are treated as immutable once built
- * (the runner and every adapter copy, never edit).
+ * are, in one call after the rest, instead of encoding the text again (and
+ * copying it into one string with the rest). Keyed weakly by the array:
+ * nothing is kept once its surface is gone. Requests are treated as
+ * immutable once built (the runner and every adapter copy, never edit).
  */
-const toolsBytes = new WeakMap<object, Buffer>();
+const toolsTail = new WeakMap<object, Buffer>();
 
-function canonicalTools(tools: unknown): Buffer | string {
-  if (tools === null || typeof tools !== 'object') return canonicalJson(tools);
-  let bytes = toolsBytes.get(tools);
-  if (bytes === undefined) toolsBytes.set(tools, (bytes = Buffer.from(canonicalJson(tools), 'utf8')));
+function canonicalToolsTail(tools: unknown): Buffer | string {
+  if (tools === null || typeof tools !== 'object') return `,"tools":${canonicalJson(tools)}}`;
+  let bytes = toolsTail.get(tools);
+  if (bytes === undefined) toolsTail.set(tools, (bytes = Buffer.from(`,"tools":${canonicalJson(tools)}}`, 'utf8')));
   return bytes;
 }
 
@@ -112,16 +113,15 @@ export function requestHash(request: ModelRequest): string {
     return earlier.hash;
   const text = messagesText(request.messages);
   // The canonical JSON of the hashed fields, keys in sorted order (messages, model, system, tool_choice,
-  // tool_search, tools), undefined ones left out: sha256 takes it in three parts, the tools' bytes last.
+  // tool_search, tools), undefined ones left out: sha256 takes it in two parts, the tools' bytes last.
   let head = `{"messages":[${text}]`;
   if (request.model !== undefined) head += `,"model":${canonicalJson(request.model)}`;
   if (request.system !== undefined) head += `,"system":${canonicalJson(request.system)}`;
   if (request.tool_choice !== undefined) head += `,"tool_choice":${canonicalJson(request.tool_choice)}`;
   // Absent (so left out) on every request but a native deferred one.
   if (request.tool_search !== undefined) head += `,"tool_search":${canonicalJson(request.tool_search)}`;
-  const digest = createHash('sha256');
-  if (request.tools === undefined) digest.update(`${head}}`);
-  else digest.update(`${head},"tools":`).update(canonicalTools(request.tools)).update('}');
+  const digest = createHash('sha256').update(head);
+  digest.update(request.tools === undefined ? '}' : canonicalToolsTail(request.tools));
   const hash = `sha256:${digest.digest('hex')}`;
   if (lastObject !== undefined) byLastMessage.set(lastObject, { request, hash, messagesText: text });
   return hash;
