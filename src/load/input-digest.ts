@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { load as parseYaml } from 'js-yaml';
-import { CONFIG_FILE } from './config.ts';
+import { CONFIG_FILE } from './config-file.ts';
 
 /**
  * A digest of every file a domain's grading depends on, read as bytes (no
