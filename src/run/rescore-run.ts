@@ -21,6 +21,7 @@ import { scoreTrial } from '../score/index.ts';
 import {
   ConfigError,
   type ConfigIssue,
+  isTrialRecordShape,
   Manifest,
   type ProjectConfig,
   Summary,
@@ -162,6 +163,13 @@ async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult>
   const flips = new Map<string, { nowPass: number; nowFail: number }>();
   let trials = 0;
   for await (const { text, line, complete } of readTrialLines(runDir)) {
+    const kept = runTasks === null ? null : keptTrial(text, runTasks, gradings);
+    if (kept !== null) {
+      duplicates.check(kept, line);
+      finalizer.add(kept);
+      trials += 1;
+      continue;
+    }
     let ungraded: UngradedTrial | null;
     try {
       ungraded = parseUngradedTrialLine(text, file, line);
@@ -269,6 +277,32 @@ function tasksToGrade(
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return gradings;
+}
+
+/**
+ * A partial re-score's trial of an unchanged task, parsed whole with the
+ * grade it has, when the line is a plain trial record with its grade last
+ * (as the runner writes every line); else null, and the line takes the
+ * path of every other line (parseUngradedTrialLine), which gives the same
+ * record for such a line, at twice the cost (its evidence and its grade
+ * parsed apart), or its error.
+ */
+function keptTrial(
+  text: string,
+  runTasks: ReadonlySet<string>,
+  gradings: ReadonlyMap<string, Grading>,
+): TrialRecord | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isTrialRecordShape(value)) return null;
+  const key = taskKey(value.domain, value.task);
+  if (gradings.has(key) || !runTasks.has(key)) return null;
+  const keys = Object.keys(value);
+  return keys[keys.length - 2] === 'verdicts' && keys[keys.length - 1] === 'success' ? value : null;
 }
 
 /**

@@ -78,7 +78,8 @@ async function reportAction(run: string, flags: ReportFlags): Promise<void> {
 async function rescore(runDir: string, root: string, sampleLimit: number): Promise<string[]> {
   const { runFile } = await import('../../run-folder/index.ts');
   const { REPORT_FILES } = await import('../../report/index.ts');
-  const { rescoreRun } = await import('../../run/index.ts');
+  // Not through src/run/index.ts: the run, merge and sweep code it also loads is not needed here.
+  const { rescoreRun } = await import('../../run/rescore-run.ts');
   const { nothingToRescoreMessage } = await import('../../run/rescore-quick-check.ts');
   const { releaseMemory } = await import('../heap-policy.ts');
   const { join } = await import('node:path');
