@@ -63,6 +63,8 @@ export interface RescoreResult {
   unchanged: boolean;
   /** Trials re-scored (0 when `unchanged`): every trial of the run, graded again or known to keep its grade. */
   trials: number;
+  /** Trials graded again: all of them, or only those of the task files that changed (a partial re-score). */
+  regraded: number;
   /** Trials whose verdicts differ from the recorded ones (trials.jsonl was rewritten when > 0). */
   changed: number;
   /** Per task (`domain/task`) with a changed outcome: trials that now pass, and that now fail. */
@@ -110,7 +112,7 @@ async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult>
   const { runDir } = options;
   const manifest = readManifest(runDir);
   if (options.skipUnchanged && nothingToRegrade(runDir, manifest, options.root))
-    return { unchanged: true, trials: 0, changed: 0, flips: new Map(), summary: readSummary(runDir) };
+    return { unchanged: true, trials: 0, regraded: 0, changed: 0, flips: new Map(), summary: readSummary(runDir) };
   const manifestFile = runFile(runDir, 'manifest');
   const domains = manifest.tasks.map((task) => task.domain);
   // Only some task files changed: grade only their trials (null: grade every trial).
@@ -162,6 +164,7 @@ async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult>
   const duplicates = createDuplicateCheck(file);
   const flips = new Map<string, { nowPass: number; nowFail: number }>();
   let trials = 0;
+  let regraded = 0;
   for await (const { text, line, complete } of readTrialLines(runDir)) {
     const kept = runTasks === null ? null : keptTrial(text, runTasks, gradings);
     if (kept !== null) {
@@ -182,6 +185,7 @@ async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult>
     const grading = gradingOf(ungraded.record, line);
     const rescored =
       grading === null ? withRecordedGrade(ungraded) : scoreTrial(ungraded.record, grading.task, grading.actions);
+    if (grading !== null) regraded += 1;
     if (grading !== null && gradedText(rescored) !== ungraded.graded) {
       changedLines.add(line);
       countFlip(flips, ungraded.graded, rescored);
@@ -220,7 +224,7 @@ async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult>
       write: rescore.write,
     });
     rescore.commit();
-    return { unchanged: false, trials, changed: changedLines.size, flips, summary };
+    return { unchanged: false, trials, regraded, changed: changedLines.size, flips, summary };
   } catch (error) {
     rescore.abandon();
     throw error;
