@@ -93,7 +93,10 @@ export function loadProjectForRun(root: string, runDir: string): Promise<Project
  *
  * One pass grades and aggregates (only the evidence of each line is parsed,
  * see src/run-folder/graded-tail.ts); a second pass, only when verdicts
- * changed, copies the file with the changed lines' grades replaced.
+ * changed, copies the file with the changed lines' grades replaced. With
+ * `skipUnchanged`, a trial whose task file is unchanged is not graded again
+ * (src/run/partial-rescore.ts): its recorded grade is the one grading would
+ * give, so the folder written is the same.
  */
 export async function rescoreRun(options: RescoreRunOptions): Promise<RescoreResult> {
   const { runDir } = options;
