@@ -16,6 +16,7 @@ import { readSourceFile, type FieldPath, type SourceFile } from './source-file.t
 import { closest } from '../spec/suggest.ts';
 import { yamlFilesIn } from './yaml-files.ts';
 import { propertyNames } from './tool-schema.ts';
+import { plainTask } from './plain-task.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';
 
 /** The file's outer shape; each task is checked on its own so one bad task does not hide the others. */
@@ -49,14 +50,19 @@ export async function readTasks(
     }
     shape.data.tasks.forEach((item, index) => {
       const base = ['tasks', index];
-      const parsed = TaskSpec.safeParse(item);
-      if (!parsed.success) {
-        issues.push(...zodIssuesToConfigIssues(source, TaskSpec, parsed.error, item, base));
-        return;
+      const where = { file: source.display, line: source.itemLine('tasks', index) };
+      // The plain task is checked without zod (src/load/plain-task.ts); zod checks the rest and words their issues.
+      let task = plainTask(item, domainName, split, where);
+      if (task === undefined) {
+        const parsed = TaskSpec.safeParse(item);
+        if (!parsed.success) {
+          issues.push(...zodIssuesToConfigIssues(source, TaskSpec, parsed.error, item, base));
+          return;
+        }
+        task = { ...parsed.data, domain: domainName, split, source: where };
       }
-      const line = source.itemLine('tasks', index);
       located.push({
-        task: { ...parsed.data, domain: domainName, split, source: { file: source.display, line } },
+        task,
         source,
         path: base,
       });

@@ -1,0 +1,480 @@
+import { CORE_SCHEMA } from 'js-yaml';
+import type { FastParse } from './fast-yaml.ts';
+
+/**
+ * The fastest parse of a suite file: an exact reader for the plain subset of
+ * YAML that generated suites are written in (issue 20).
+ *
+ * js-yaml (src/load/fast-yaml.ts) spends ~0.7 s of CPU on 10,000 generated
+ * tasks building an event stream and then values from it. Generated files
+ * use a small part of YAML — block mappings and sequences, one-line flow
+ * collections, one-line quoted and plain scalars — which this reader turns
+ * into the same values in one pass over the characters, ~10× faster.
+ *
+ * It is exact by refusing: the moment the text holds anything outside that
+ * subset (an anchor, a tag, a block scalar, a multi-line scalar or flow
+ * collection, an indented comment, a tab, a CR, a duplicate or non-string
+ * key, a character js-yaml would reject, anything it is not sure of) it
+ * returns null and js-yaml reads the file, and `yaml` after it when there
+ * is an error to word. Plain scalars are resolved by js-yaml's own core
+ * schema, so `1`, `true`, `null`, `~` and `0x1F` mean exactly what they mean
+ * there. The item offsets it reports are the ones js-yaml's events give
+ * (test/load/plain-yaml.test.ts compares both on many documents).
+ */
+
+/** Thrown (and caught in `parsePlain`) when the text leaves the subset. */
+class Unsure extends Error {}
+const UNSURE = new Unsure();
+
+/**
+ * Characters js-yaml refuses anywhere (its non-printable check, lone
+ * surrogates included), and ones this reader leaves to it: tabs, CRs, NEL,
+ * the Unicode line separators and byte-order marks.
+ */
+const OUTSIDE =
+  // eslint-disable-next-line no-control-regex
+  /[\x00-\x09\x0B-\x1F\x7F-\x9F\u2028\u2029\uFEFF\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
+
+const SPACE = 0x20;
+const NEWLINE = 0x0a;
+const HASH = 0x23;
+const COLON = 0x3a;
+const DASH = 0x2d;
+const COMMA = 0x2c;
+const DOUBLE_QUOTE = 0x22;
+const SINGLE_QUOTE = 0x27;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+
+/** A key: a letter, digit or `_`, then those and `.`, `-`, `/` (checked against the schema as well). */
+function isKeyStart(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f
+  );
+}
+function isKeyPart(code: number): boolean {
+  return isKeyStart(code) || code === 0x2e || code === DASH || code === 0x2f;
+}
+
+/** Characters a plain scalar may not start with: YAML's indicators (`-` only when a space follows, handled apart). */
+function isIndicator(code: number): boolean {
+  return (
+    code === 0x3f || // ?
+    code === COLON ||
+    code === COMMA ||
+    code === OPEN_BRACKET ||
+    code === CLOSE_BRACKET ||
+    code === OPEN_BRACE ||
+    code === CLOSE_BRACE ||
+    code === HASH ||
+    code === 0x26 || // &
+    code === 0x2a || // *
+    code === 0x21 || // !
+    code === 0x7c || // |
+    code === 0x3e || // >
+    code === SINGLE_QUOTE ||
+    code === DOUBLE_QUOTE ||
+    code === 0x25 || // %
+    code === 0x40 || // @
+    code === 0x60 // `
+  );
+}
+
+/** The escapes YAML and JSON share with the same meaning; any other makes the reader unsure. */
+function isJsonEscape(code: number): boolean {
+  return (
+    code === DOUBLE_QUOTE ||
+    code === BACKSLASH ||
+    code === 0x2f || // /
+    code === 0x62 || // b
+    code === 0x66 || // f
+    code === 0x6e || // n
+    code === 0x72 || // r
+    code === 0x74 || // t
+    code === 0x75 // u
+  );
+}
+
+class Reader {
+  position = 0;
+  /** The text as Latin-1 bytes when it is ASCII (see `slice`). */
+  readonly #bytes: Buffer | null;
+  constructor(readonly text: string) {
+    this.#bytes = ASCII.test(text) ? Buffer.from(text, 'latin1') : null;
+  }
+
+  /**
+   * A scalar's text as a string of its own. V8 makes a slice of 13 or more
+   * characters a view into the whole file's text, so a loaded task's
+   * message would keep its whole file alive (~330 bytes a task, ~25 MB at
+   * 100,000 tasks after the texts are gone). Copied from the bytes, it holds
+   * only itself.
+   */
+  slice(start: number, end: number): string {
+    return end - start >= 13 && this.#bytes ? this.#bytes.toString('latin1', start, end) : this.text.slice(start, end);
+  }
+
+  /** Column of the first non-space character of the line starting at `lineStart`. */
+  indentAt(lineStart: number): number {
+    let at = lineStart;
+    while (this.text.charCodeAt(at) === SPACE) at++;
+    return at - lineStart;
+  }
+
+  /**
+   * Move to the start of the next line holding content (from a line start),
+   * past blank lines and comment lines. Returns the indent of that line, or -1 at the end of the text.
+   */
+  nextContentLine(): number {
+    const text = this.text;
+    for (;;) {
+      if (this.position >= text.length) return -1;
+      const indent = this.indentAt(this.position);
+      const at = this.position + indent;
+      const code = text.charCodeAt(at);
+      if (at >= text.length) {
+        this.position = text.length;
+        return -1;
+      }
+      if (code === NEWLINE) {
+        this.position = at + 1;
+        continue;
+      }
+      if (code === HASH) {
+        const end = text.indexOf('\n', at);
+        this.position = end === -1 ? text.length : end + 1;
+        continue;
+      }
+      return indent;
+    }
+  }
+
+  skipSpaces(): void {
+    while (this.text.charCodeAt(this.position) === SPACE) this.position++;
+  }
+
+  /** After a value: spaces, an optional ` # comment`, then the end of the line (consumed). */
+  endOfLine(): void {
+    const text = this.text;
+    const before = this.position;
+    this.skipSpaces();
+    const code = text.charCodeAt(this.position);
+    if (code === HASH && this.position > before) {
+      const end = text.indexOf('\n', this.position);
+      this.position = end === -1 ? text.length : end + 1;
+      return;
+    }
+    if (this.position >= text.length) return;
+    if (code !== NEWLINE) throw UNSURE;
+    this.position++;
+  }
+
+  /** A string key of a mapping at the position, up to its `:`; the position is left after `:`. */
+  key(): string {
+    const text = this.text;
+    const start = this.position;
+    if (!isKeyStart(text.charCodeAt(start))) throw UNSURE;
+    let at = start + 1;
+    while (isKeyPart(text.charCodeAt(at))) at++;
+    if (text.charCodeAt(at) !== COLON || at - start > 1000) throw UNSURE;
+    const after = text.charCodeAt(at + 1);
+    if (after !== SPACE && after !== NEWLINE && at + 1 < text.length) throw UNSURE;
+    const key = resolvePlain(text.slice(start, at));
+    if (typeof key !== 'string' || key === '__proto__') throw UNSURE;
+    this.position = at + 1;
+    return key;
+  }
+
+  /** Does a `key:` start at the position (so `- key: value` opens a mapping)? */
+  looksLikeKey(): boolean {
+    const text = this.text;
+    let at = this.position;
+    if (!isKeyStart(text.charCodeAt(at))) return false;
+    at++;
+    while (isKeyPart(text.charCodeAt(at))) at++;
+    if (text.charCodeAt(at) !== COLON) return false;
+    const after = text.charCodeAt(at + 1);
+    return after === SPACE || after === NEWLINE || at + 1 >= text.length;
+  }
+
+  /**
+   * A block mapping whose keys start at column `indent`; the position is at
+   * its first key. With `itemOffsets` (the document's root), the offsets of
+   * the items of each value that is a sequence are kept under its key.
+   */
+  blockMapping(indent: number, itemOffsets: Map<string, number[]> | null = null): Record<string, unknown> {
+    const map: Record<string, unknown> = {};
+    for (;;) {
+      const key = this.key();
+      if (Object.prototype.hasOwnProperty.call(map, key)) throw UNSURE;
+      const offsets: number[] | null = itemOffsets ? [] : null;
+      const value = this.blockValue(indent, offsets);
+      map[key] = value;
+      if (offsets && Array.isArray(value)) itemOffsets!.set(key, offsets);
+      const next = this.nextContentLine();
+      if (next < indent) return map;
+      if (next > indent) throw UNSURE;
+      this.position += next;
+    }
+  }
+
+  /** A block sequence whose `-` are at column `indent`, at its first `-`; `offsets` receives each item's start. */
+  blockSequence(indent: number, offsets: number[] | null): unknown[] {
+    const text = this.text;
+    const items: unknown[] = [];
+    for (;;) {
+      if (text.charCodeAt(this.position) !== DASH) throw UNSURE;
+      const after = text.charCodeAt(this.position + 1);
+      if (after !== SPACE) throw UNSURE; // `-` alone on its line: left to js-yaml
+      this.position++;
+      this.skipSpaces();
+      const start = this.position;
+      const first = text.charCodeAt(start);
+      offsets?.push(first === DOUBLE_QUOTE || first === SINGLE_QUOTE ? start + 1 : start);
+      items.push(this.looksLikeKey() ? this.blockMapping(this.column(start)) : this.inlineValue(indent, null));
+      const next = this.nextContentLine();
+      if (next < indent) return fitted(items);
+      if (next > indent) throw UNSURE;
+      // Not a `-`: a key of the enclosing mapping, at the sequence's column.
+      if (text.charCodeAt(this.position + next) !== DASH) return fitted(items);
+      this.position += next;
+    }
+  }
+
+  column(offset: number): number {
+    return offset - (this.text.lastIndexOf('\n', offset - 1) + 1);
+  }
+
+  /**
+   * The value after `key:` of a mapping at `indent`: on the same line, or a
+   * block below it (a sequence may sit at the key's own column). `offsets`
+   * receives the item offsets of a sequence.
+   */
+  blockValue(indent: number, offsets: number[] | null): unknown {
+    const text = this.text;
+    this.skipSpaces();
+    const code = text.charCodeAt(this.position);
+    if (this.position < text.length && code !== NEWLINE && code !== HASH) return this.inlineValue(indent, offsets);
+    if (code === HASH) throw UNSURE;
+    if (this.position < text.length) this.position++;
+    const lineStart = this.position;
+    const next = this.nextContentLine();
+    if (next === -1) return null;
+    const first = text.charCodeAt(this.position + next);
+    if (next > indent || (next === indent && first === DASH)) {
+      this.position += next;
+      if (first === DASH) return this.blockSequence(next, offsets);
+      return this.blockMapping(next);
+    }
+    // An empty value: the next line belongs to an enclosing block.
+    this.position = lineStart;
+    return null;
+  }
+
+  /**
+   * A value on the rest of the line (a flow collection, a quoted or a plain
+   * scalar); the line may continue only with a comment. A more indented
+   * line after it would continue it, which is left to js-yaml. `offsets`
+   * receives the item offsets of a flow sequence.
+   */
+  inlineValue(indent: number, offsets: number[] | null): unknown {
+    const text = this.text;
+    const code = text.charCodeAt(this.position);
+    let value: unknown;
+    if (code === OPEN_BRACKET || code === OPEN_BRACE || code === DOUBLE_QUOTE || code === SINGLE_QUOTE) {
+      value = this.flowValue(offsets);
+      this.endOfLine();
+    } else {
+      value = this.blockPlain();
+    }
+    const save = this.position;
+    const next = this.nextContentLine();
+    if (next > indent) throw UNSURE;
+    this.position = save;
+    return value;
+  }
+
+  /** A one-line plain scalar in block context, up to ` #` or the end of the line. */
+  blockPlain(): unknown {
+    const text = this.text;
+    const start = this.position;
+    const first = text.charCodeAt(start);
+    if (isIndicator(first) || (first === DASH && text.charCodeAt(start + 1) === SPACE)) throw UNSURE;
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    let stop = end;
+    for (let at = start; at < end; at++) {
+      const code = text.charCodeAt(at);
+      if (code === COLON) {
+        const after = text.charCodeAt(at + 1);
+        if (after === SPACE || at + 1 === end) throw UNSURE;
+      } else if (code === HASH && text.charCodeAt(at - 1) === SPACE) {
+        stop = at;
+        break;
+      }
+    }
+    let last = stop;
+    while (last > start && text.charCodeAt(last - 1) === SPACE) last--;
+    if (last === start) throw UNSURE;
+    this.position = end < text.length ? end + 1 : end;
+    return resolvePlain(this.slice(start, last));
+  }
+
+  /** A flow collection or scalar that ends on this line; `offsets` receives a sequence's item starts. */
+  flowValue(offsets: number[] | null): unknown {
+    const text = this.text;
+    const code = text.charCodeAt(this.position);
+    if (code === OPEN_BRACKET) {
+      this.position++;
+      const items: unknown[] = [];
+      for (;;) {
+        this.skipSpaces();
+        if (text.charCodeAt(this.position) === CLOSE_BRACKET) {
+          this.position++;
+          return fitted(items);
+        }
+        const at = this.position;
+        const item = text.charCodeAt(at);
+        offsets?.push(item === DOUBLE_QUOTE || item === SINGLE_QUOTE ? at + 1 : at);
+        items.push(this.flowValue(null));
+        this.skipSpaces();
+        const separator = text.charCodeAt(this.position);
+        if (separator === COMMA) this.position++;
+        else if (separator !== CLOSE_BRACKET) throw UNSURE;
+      }
+    }
+    if (code === OPEN_BRACE) {
+      this.position++;
+      const map: Record<string, unknown> = {};
+      for (;;) {
+        this.skipSpaces();
+        if (text.charCodeAt(this.position) === CLOSE_BRACE) {
+          this.position++;
+          return map;
+        }
+        const key = this.key();
+        if (text.charCodeAt(this.position) !== SPACE) throw UNSURE;
+        if (Object.prototype.hasOwnProperty.call(map, key)) throw UNSURE;
+        this.skipSpaces();
+        map[key] = this.flowValue(null);
+        this.skipSpaces();
+        const separator = text.charCodeAt(this.position);
+        if (separator === COMMA) this.position++;
+        else if (separator !== CLOSE_BRACE) throw UNSURE;
+      }
+    }
+    if (code === DOUBLE_QUOTE) return this.doubleQuoted();
+    if (code === SINGLE_QUOTE) return this.singleQuoted();
+    return this.flowPlain();
+  }
+
+  /** A plain scalar inside a flow collection: up to `,`, `]`, `}`; any `:`, `#` or bracket in it is left to js-yaml. */
+  flowPlain(): unknown {
+    const text = this.text;
+    const start = this.position;
+    const first = text.charCodeAt(start);
+    if (isIndicator(first) || (first === DASH && text.charCodeAt(start + 1) === SPACE)) throw UNSURE;
+    let at = start;
+    for (;;) {
+      const code = text.charCodeAt(at);
+      if (code === COMMA || code === CLOSE_BRACKET || code === CLOSE_BRACE) break;
+      // `a:b` is one scalar; `:` before a space or the end of the entry is a key's, which is not for this reader.
+      if (code === COLON) {
+        const after = text.charCodeAt(at + 1);
+        if (after === SPACE || after === COMMA || after === CLOSE_BRACKET || after === CLOSE_BRACE) throw UNSURE;
+      }
+      if (code === HASH || code === OPEN_BRACKET || code === OPEN_BRACE || code === NEWLINE || at >= text.length)
+        throw UNSURE;
+      at++;
+    }
+    let last = at;
+    while (last > start && text.charCodeAt(last - 1) === SPACE) last--;
+    if (last === start) throw UNSURE;
+    this.position = at;
+    return resolvePlain(this.slice(start, last));
+  }
+
+  /** A one-line double-quoted scalar using only the escapes YAML and JSON share. */
+  doubleQuoted(): string {
+    const text = this.text;
+    const start = this.position + 1;
+    let at = start;
+    let escaped = false;
+    for (;;) {
+      const code = text.charCodeAt(at);
+      if (code === DOUBLE_QUOTE) break;
+      if (code === NEWLINE || at >= text.length) throw UNSURE;
+      if (code === BACKSLASH) {
+        if (!isJsonEscape(text.charCodeAt(at + 1))) throw UNSURE;
+        escaped = true;
+        at += 2;
+        continue;
+      }
+      at++;
+    }
+    this.position = at + 1;
+    if (!escaped) return this.slice(start, at);
+    try {
+      return JSON.parse(text.slice(start - 1, at + 1)) as string;
+    } catch {
+      throw UNSURE; // e.g. a short \u escape
+    }
+  }
+
+  /** A one-line single-quoted scalar (`''` is a quote). */
+  singleQuoted(): string {
+    const text = this.text;
+    const start = this.position + 1;
+    let at = start;
+    let doubled = false;
+    for (;;) {
+      const code = text.charCodeAt(at);
+      if (code === NEWLINE || at >= text.length) throw UNSURE;
+      if (code === SINGLE_QUOTE) {
+        if (text.charCodeAt(at + 1) !== SINGLE_QUOTE) break;
+        doubled = true;
+        at += 2;
+        continue;
+      }
+      at++;
+    }
+    this.position = at + 1;
+    const raw = this.slice(start, at);
+    return doubled ? raw.replaceAll("''", "'") : raw;
+  }
+}
+
+const ASCII = /^[\x00-\x7F]*$/;
+
+/** A list built by `push` has room for 17 items; a copy has room for what it holds (a task's one message). */
+function fitted(items: unknown[]): unknown[] {
+  return items.length < 17 ? items.slice() : items;
+}
+
+/** A plain scalar as js-yaml's core schema reads it (null, booleans, numbers, else the text). */
+function resolvePlain(source: string): unknown {
+  return CORE_SCHEMA.resolveImplicitScalarTag(source).value;
+}
+
+/**
+ * The value and top-level item offsets of `text` when it lies in the plain
+ * subset this reader knows, or null: then js-yaml must read it.
+ */
+export function parsePlain(text: string): FastParse | null {
+  if (OUTSIDE.test(text)) return null;
+  const reader = new Reader(text);
+  try {
+    // The root is a mapping at column 0 (document markers and directives are not keys: js-yaml reads those).
+    if (reader.nextContentLine() !== 0) return null;
+    const itemOffsets = new Map<string, number[]>();
+    const value = reader.blockMapping(0, itemOffsets);
+    if (reader.nextContentLine() !== -1) return null;
+    return { value, itemOffsets };
+  } catch (error) {
+    if (error instanceof Unsure) return null;
+    throw error;
+  }
+}
