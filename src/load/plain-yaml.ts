@@ -83,6 +83,19 @@ function isIndicator(code: number): boolean {
   );
 }
 
+/**
+ * May a plain scalar start here? Not with an indicator; `-` (YAML also lets
+ * `?` and `:` start one, which is left to js-yaml) only before a letter,
+ * digit or `.`, as in `-1` or `-x`: before a space, a line end or a flow
+ * indicator it means something else.
+ */
+function canStartPlain(text: string, at: number): boolean {
+  const first = text.charCodeAt(at);
+  if (first !== DASH) return !isIndicator(first);
+  const next = text.charCodeAt(at + 1);
+  return isKeyStart(next) || next === 0x2e;
+}
+
 /** The escapes YAML and JSON share with the same meaning; any other makes the reader unsure. */
 function isJsonEscape(code: number): boolean {
   return (
@@ -302,7 +315,7 @@ class Reader {
     const text = this.text;
     const start = this.position;
     const first = text.charCodeAt(start);
-    if (isIndicator(first) || (first === DASH && text.charCodeAt(start + 1) === SPACE)) throw UNSURE;
+    if (!canStartPlain(text, start)) throw UNSURE;
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
     let stop = end;
@@ -376,7 +389,7 @@ class Reader {
     const text = this.text;
     const start = this.position;
     const first = text.charCodeAt(start);
-    if (isIndicator(first) || (first === DASH && text.charCodeAt(start + 1) === SPACE)) throw UNSURE;
+    if (!canStartPlain(text, start)) throw UNSURE;
     let at = start;
     for (;;) {
       const code = text.charCodeAt(at);
