@@ -49,14 +49,11 @@ const CLOSE_BRACKET = 0x5d;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 
-/** A key: a letter, digit or `_`, then those and `.`, `-`, `/` (checked against the schema as well). */
+/** A letter, a digit or `_`. */
 function isKeyStart(code: number): boolean {
   return (
     (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f
   );
-}
-function isKeyPart(code: number): boolean {
-  return isKeyStart(code) || code === 0x2e || code === DASH || code === 0x2f;
 }
 
 /** Characters a plain scalar may not start with: YAML's indicators (`-` only when a space follows, handled apart). */
@@ -189,28 +186,18 @@ class Reader {
   key(): string {
     const text = this.text;
     const start = this.position;
-    if (!isKeyStart(text.charCodeAt(start))) throw UNSURE;
-    let at = start + 1;
-    while (isKeyPart(text.charCodeAt(at))) at++;
-    if (text.charCodeAt(at) !== COLON || at - start > 1000) throw UNSURE;
-    const after = text.charCodeAt(at + 1);
-    if (after !== SPACE && after !== NEWLINE && at + 1 < text.length) throw UNSURE;
-    const key = resolvePlain(text.slice(start, at));
+    KEY.lastIndex = start;
+    if (!KEY.test(text)) throw UNSURE;
+    const key = resolvePlain(text.slice(start, KEY.lastIndex - 1));
     if (typeof key !== 'string' || key === '__proto__') throw UNSURE;
-    this.position = at + 1;
+    this.position = KEY.lastIndex;
     return key;
   }
 
   /** Does a `key:` start at the position (so `- key: value` opens a mapping)? */
   looksLikeKey(): boolean {
-    const text = this.text;
-    let at = this.position;
-    if (!isKeyStart(text.charCodeAt(at))) return false;
-    at++;
-    while (isKeyPart(text.charCodeAt(at))) at++;
-    if (text.charCodeAt(at) !== COLON) return false;
-    const after = text.charCodeAt(at + 1);
-    return after === SPACE || after === NEWLINE || at + 1 >= text.length;
+    KEY.lastIndex = this.position;
+    return KEY.test(this.text);
   }
 
   /**
@@ -314,21 +301,15 @@ class Reader {
   blockPlain(): unknown {
     const text = this.text;
     const start = this.position;
-    const first = text.charCodeAt(start);
     if (!canStartPlain(text, start)) throw UNSURE;
     let end = text.indexOf('\n', start);
     if (end === -1) end = text.length;
-    let stop = end;
-    for (let at = start; at < end; at++) {
-      const code = text.charCodeAt(at);
-      if (code === COLON) {
-        const after = text.charCodeAt(at + 1);
-        if (after === SPACE || at + 1 === end) throw UNSURE;
-      } else if (code === HASH && text.charCodeAt(at - 1) === SPACE) {
-        stop = at;
-        break;
-      }
-    }
+    // Searched in the line alone, so a search never runs on through the rest of the file.
+    const line = text.slice(start, end);
+    const comment = line.indexOf(' #');
+    const stop = comment === -1 ? end : start + comment + 1;
+    const colon = line.indexOf(': ');
+    if ((colon !== -1 && start + colon < stop) || (comment === -1 && line.endsWith(':'))) throw UNSURE;
     let last = stop;
     while (last > start && text.charCodeAt(last - 1) === SPACE) last--;
     if (last === start) throw UNSURE;
@@ -388,21 +369,13 @@ class Reader {
   flowPlain(): unknown {
     const text = this.text;
     const start = this.position;
-    const first = text.charCodeAt(start);
     if (!canStartPlain(text, start)) throw UNSURE;
-    let at = start;
-    for (;;) {
-      const code = text.charCodeAt(at);
-      if (code === COMMA || code === CLOSE_BRACKET || code === CLOSE_BRACE) break;
-      // `a:b` is one scalar; `:` before a space or the end of the entry is a key's, which is not for this reader.
-      if (code === COLON) {
-        const after = text.charCodeAt(at + 1);
-        if (after === SPACE || after === COMMA || after === CLOSE_BRACKET || after === CLOSE_BRACE) throw UNSURE;
-      }
-      if (code === HASH || code === OPEN_BRACKET || code === OPEN_BRACE || code === NEWLINE || at >= text.length)
-        throw UNSURE;
-      at++;
-    }
+    FLOW_PLAIN.lastIndex = start;
+    if (!FLOW_PLAIN.test(text)) throw UNSURE;
+    const at = FLOW_PLAIN.lastIndex;
+    // It ends at the end of its entry; at a `:`, `#`, bracket, line end or the end of the text it is js-yaml's.
+    const code = text.charCodeAt(at);
+    if (code !== COMMA && code !== CLOSE_BRACKET && code !== CLOSE_BRACE) throw UNSURE;
     let last = at;
     while (last > start && text.charCodeAt(last - 1) === SPACE) last--;
     if (last === start) throw UNSURE;
@@ -414,6 +387,12 @@ class Reader {
   doubleQuoted(): string {
     const text = this.text;
     const start = this.position + 1;
+    // Most are one line without escapes: matched by the regular expression engine, not character by character.
+    SIMPLE_DOUBLE_QUOTED.lastIndex = this.position;
+    if (SIMPLE_DOUBLE_QUOTED.test(text)) {
+      this.position = SIMPLE_DOUBLE_QUOTED.lastIndex;
+      return this.slice(start, this.position - 1);
+    }
     let at = start;
     let escaped = false;
     for (;;) {
@@ -462,13 +441,42 @@ class Reader {
 
 const ASCII = /^[\x00-\x7F]*$/;
 
+/**
+ * Sticky patterns (matched at `lastIndex`) for the commonest tokens; the
+ * regular expression engine runs them as machine code from the first file
+ * on, where a loop over characters would run in the interpreter first.
+ */
+/** A key and its `:`, before a space, a line end or the end of the text (keys are at most 1,000 characters). */
+const KEY = /[A-Za-z0-9_][A-Za-z0-9_.\/-]{0,999}:(?=[ \n]|$)/y;
+/** A plain scalar in a flow collection: no `,`, brackets, `#` or line end; `:` only before another character of it. */
+const FLOW_PLAIN = /(?:[^,[\]{}#:\n]|:(?![ ,[\]{}\n]|$))+/y;
+/** A double-quoted scalar on one line without escapes. */
+const SIMPLE_DOUBLE_QUOTED = /"[^"\\\n]*"/y;
+
 /** A list built by `push` has room for 17 items; a copy has room for what it holds (a task's one message). */
 function fitted(items: unknown[]): unknown[] {
   return items.length < 17 ? items.slice() : items;
 }
 
+/**
+ * The first characters of every plain scalar the core schema may read as
+ * other than a string (`null`, `~`, `true`, `False`, `-1`, `.5`), from the
+ * schema's own tags; null when a tag may match any first character.
+ */
+const IMPLICIT_STARTS = (() => {
+  const starts = new Set<string>();
+  for (const tag of CORE_SCHEMA.tags) {
+    if (tag.nodeKind !== 'scalar' || !tag.implicit) continue;
+    if (tag.implicitFirstChars === null) return null;
+    for (const first of tag.implicitFirstChars) starts.add(first);
+  }
+  return starts;
+})();
+
 /** A plain scalar as js-yaml's core schema reads it (null, booleans, numbers, else the text). */
 function resolvePlain(source: string): unknown {
+  // `desk.get_weather` cannot be anything but a string: no need to ask each tag.
+  if (IMPLICIT_STARTS !== null && source !== '' && !IMPLICIT_STARTS.has(source[0]!)) return source;
   return CORE_SCHEMA.resolveImplicitScalarTag(source).value;
 }
 
