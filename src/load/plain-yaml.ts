@@ -494,8 +494,8 @@ export function parsePlain(text: string): FastParse | null {
     const value = reader.blockMapping(0, itemOffsets);
     if (reader.nextContentLine() !== -1) return null;
     return { value, itemOffsets };
-  } catch (error) {
-    if (error instanceof Unsure) return null;
-    throw error;
+  } catch {
+    // Unsure, or anything else (a nesting too deep for the stack): the precise parsers decide.
+    return null;
   }
 }

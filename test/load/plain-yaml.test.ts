@@ -116,6 +116,11 @@ describe('plain YAML reader', () => {
     for (const text of refused) expect(parsePlain(text), JSON.stringify(text)).toBeNull();
   });
 
+  it('leaves to js-yaml a nesting too deep for its stack, rather than throwing', () => {
+    const depth = 200_000;
+    expect(parsePlain(`a: ${'['.repeat(depth)}${']'.repeat(depth)}\n`)).toBeNull();
+  });
+
   describe('on generated documents', () => {
     const key = fc.oneof(
       { arbitrary: fc.constantFrom('a', 'b', 'id', 'kind', 'x_1', 'a.b', 'a-b', 'c/d'), weight: 12 },
