@@ -35,19 +35,13 @@ const OUTSIDE =
   // eslint-disable-next-line no-control-regex
   /[\x00-\x09\x0B-\x1F\x7F-\x9F\u2028\u2029\uFEFF\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
 
-const SPACE = 0x20;
-const NEWLINE = 0x0a;
-const HASH = 0x23;
-const COLON = 0x3a;
-const DASH = 0x2d;
-const COMMA = 0x2c;
-const DOUBLE_QUOTE = 0x22;
-const SINGLE_QUOTE = 0x27;
-const BACKSLASH = 0x5c;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
+/** Character codes the reader compares with, in the order of the string they are read from. */
+const [SPACE, NEWLINE, HASH, COLON, DASH, COMMA, DOUBLE_QUOTE, SINGLE_QUOTE, BACKSLASH] = codes(' \n#:-,"\'\\');
+const [OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE] = codes('[]{}');
+
+function codes(characters: string): number[] {
+  return [...characters].map((character) => character.charCodeAt(0));
+}
 
 /** A letter, a digit or `_`. */
 function isKeyStart(code: number): boolean {
