@@ -1,4 +1,4 @@
-import type { GateConfig, Verdict } from '../spec/index.ts';
+import type { GateConfig } from '../spec/index.ts';
 import { formatPercent } from './headline.ts';
 import type { RunData } from './run-data.ts';
 import { incompleteNote } from './run-facts.ts';
@@ -32,14 +32,6 @@ function xmlText(text: string): string {
   return xmlEscape(text).replace(/&#10;/g, '\n');
 }
 
-function describeVerdict(verdict: Verdict): string {
-  const show = (value: unknown) => {
-    const text = JSON.stringify(value) ?? 'undefined';
-    return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-  };
-  return `${verdict.grader}: expected ${show(verdict.expected)}, got ${show(verdict.actual)}${verdict.note ? ` (${verdict.note})` : ''}`;
-}
-
 /** The classname CI groups cases by: provider/model and surface. */
 export function junitClassname(outcome: Pick<TaskOutcome, 'provider' | 'model' | 'surface'>): string {
   return `${outcome.provider}/${outcome.model}.${outcome.surface}`;
@@ -70,7 +62,7 @@ function renderCase(outcome: TaskOutcome, gate: GateConfig): string {
     const details = outcome.failedTrials
       .map(
         (failed) =>
-          `trial ${failed.trial}:\n${failed.verdicts.map((verdict) => `  - ${describeVerdict(verdict)}`).join('\n') || '  (no failing verdict recorded)'}`,
+          `trial ${failed.trial}:\n${failed.verdicts.map((verdict) => `  - ${verdict}`).join('\n') || '  (no failing verdict recorded)'}`,
       )
       .join('\n');
     body.push(`      <failure message="${xmlEscape(message)}" type="task_failure">${xmlText(details)}</failure>`);
