@@ -1,5 +1,11 @@
 import { createAggregator, type Aggregator } from '../aggregate/index.ts';
-import { createRunCollector, writeReports, type RunCollector, type RunFacts } from '../report/index.ts';
+import {
+  createRunCollector,
+  startChartWorker,
+  writeReports,
+  type RunCollector,
+  type RunFacts,
+} from '../report/index.ts';
 import { readManifest, readSummary, writeFileAtomic, writeSummary, type RunFileWriter } from '../run-folder/index.ts';
 import type { Manifest, ProjectConfig, Summary, TrialRecord } from '../spec/index.ts';
 import type { RunEvents } from './events.ts';
@@ -65,18 +71,24 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
       return summary;
     },
     async writeReports(runDir, staged) {
-      // The reports see the run folder's documents as written (as `toolmark report` would read them).
-      const data = collector!.finish({
-        runDir,
-        manifest: staged?.manifest ?? readManifest(runDir),
-        summary: staged?.summary ?? readSummary(runDir),
-      });
-      collector = null;
-      // What the trials left is garbage now; the CLI hands it back before the
-      // chart renderer starts (a 100,000-trial run's peak memory was this step).
-      await options.events?.betweenPhases?.();
-      await writeReports(data, options.config.gate, staged?.write);
-      return data.facts;
+      // First: the charts' worker imports Vega on the second core while this thread gets the reports' data ready.
+      const charts = startChartWorker();
+      try {
+        // The reports see the run folder's documents as written (as `toolmark report` would read them).
+        const data = collector!.finish({
+          runDir,
+          manifest: staged?.manifest ?? readManifest(runDir),
+          summary: staged?.summary ?? readSummary(runDir),
+        });
+        collector = null;
+        // What the trials left is garbage now; the CLI hands it back before the
+        // reports render (a 100,000-trial run's peak memory was this step).
+        await options.events?.betweenPhases?.();
+        await writeReports(data, options.config.gate, staged?.write, charts.render);
+        return data.facts;
+      } finally {
+        charts.stop();
+      }
     },
   };
   return finalizer;
