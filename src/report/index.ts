@@ -9,7 +9,7 @@ import { REPORT_FILES, writeFileAtomic, type RunFileWriter } from '../run-folder
 import type { GateConfig } from '../spec/index.ts';
 import { renderChartsHere, startChartWorker, type ChartRenderer } from './html/chart-worker.ts';
 import { htmlChartSpecs, renderHtmlChunks } from './html/page.ts';
-import { renderJunit } from './junit.ts';
+import { junitChunks } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import { collectRun, type RunData } from './run-data.ts';
 
@@ -73,7 +73,7 @@ export async function writeReports(
   // Awaited once the other two reports are written; a failure is thrown there (not an unhandled rejection meanwhile).
   drawn.catch(() => {});
   write(paths.markdown, renderMarkdown(data));
-  write(paths.junit, renderJunit(data, gate));
+  write(paths.junit, junitChunks(data, gate));
   write(paths.html, await renderHtmlChunks(data, drawn));
   return paths;
 }

@@ -55,7 +55,7 @@ parentPort.once('message', async (specs) => {
     for (const spec of specs) charts.push(spec ? await renderChart(spec) : '');
     parentPort.postMessage({ charts });
   } catch (error) {
-    parentPort.postMessage({ error: String((error && error.stack) || error) });
+    parentPort.postMessage({ error: String((error && error.message) || error) });
   }
 });
 `;
