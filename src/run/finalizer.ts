@@ -71,24 +71,26 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
       return summary;
     },
     async writeReports(runDir, staged) {
-      // First: the charts' worker imports Vega on the second core while this thread gets the reports' data ready.
+      // The reports see the run folder's documents as written (as `toolmark report` would read them).
+      const data = collector!.finish({
+        runDir,
+        manifest: staged?.manifest ?? readManifest(runDir),
+        summary: staged?.summary ?? readSummary(runDir),
+      });
+      collector = null;
+      // What the trials left is garbage now; the CLI hands it back before the
+      // reports render (a 100,000-trial run's peak memory was this step).
+      await options.events?.betweenPhases?.();
+      // The charts' worker (Vega, ~40 MB) starts only now, so it never comes on
+      // top of the trials' garbage: it imports Vega and draws while this thread
+      // writes report.md, junit.xml and the page around the charts.
       const charts = startChartWorker();
       try {
-        // The reports see the run folder's documents as written (as `toolmark report` would read them).
-        const data = collector!.finish({
-          runDir,
-          manifest: staged?.manifest ?? readManifest(runDir),
-          summary: staged?.summary ?? readSummary(runDir),
-        });
-        collector = null;
-        // What the trials left is garbage now; the CLI hands it back before the
-        // reports render (a 100,000-trial run's peak memory was this step).
-        await options.events?.betweenPhases?.();
         await writeReports(data, options.config.gate, staged?.write, charts.render);
-        return data.facts;
       } finally {
         charts.stop();
       }
+      return data.facts;
     },
   };
   return finalizer;

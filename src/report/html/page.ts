@@ -253,7 +253,7 @@ function* embeddedTrials(sample: RunData['sample']): Generator<string> {
 /**
  * The page of `renderHtml` as a sequence of strings whose concatenation is
  * the page, so report.html can be written piece by piece (the embedded
- * trials are made lazily). `charts` are the SVGs of `htmlChartSpecs(data)`,
+ * trials one by one). `charts` are the SVGs of `htmlChartSpecs(data)`,
  * drawn elsewhere (a worker, chart-worker.ts); by default they are drawn
  * here first.
  */
@@ -261,6 +261,10 @@ export async function renderHtmlChunks(data: RunData, charts?: Promise<string[]>
   const { manifest, summary } = data;
   const flippedTasks = flippedTaskNames(data);
   const hasGroups = headlineGroups(summary).length > 0;
+  // Made while the charts are drawn (in a worker, they are not yet): the
+  // embedded trials are bounded by the sample's limit, and their JSON is the
+  // page's largest piece of work outside the charts.
+  const trials = [...embeddedTrials(data.sample)];
   const drawn = await (charts ?? renderChartsHere(htmlChartSpecs(data)));
   const [tokens, bars, curves, flipped, ...rest] = drawn;
   const confusions = rest.slice(0, -1);
@@ -322,7 +326,7 @@ ${card('trials', 'Trial browser', '', trialBrowser(data))}
 `;
   return (function* () {
     yield head;
-    yield* embeddedTrials(data.sample);
+    yield* trials;
     yield tail;
   })();
 }
