@@ -11,9 +11,14 @@
 
 /**
  * Preload what `toolmark <command> <args>` will need; nothing for bare `--help`.
- * (`args` and `throughTsx` are kept for the callers: nothing depends on them now.)
+ * (`throughTsx` is kept for the callers: nothing depends on it now.)
  */
-export async function preloadPlainModules(command, _args, _options = {}) {
+export async function preloadPlainModules(command, args = [], _options = {}) {
   if (command === undefined) return;
+  // `report --rescore` first checks whether anything needs grading at all
+  // (src/run/rescore-quick-check.ts), which needs neither zod nor yaml: with
+  // nothing to grade (the common case) the preload was a quarter of its CPU.
+  // When it does grade, loading them later measured the same, through tsx too.
+  if (command === 'report' && args.includes('--rescore')) return;
   await Promise.all([import('zod'), import('yaml')]);
 }

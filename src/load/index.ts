@@ -57,7 +57,7 @@ function expressible(surface: ResolvedSurface): Set<string> {
 }
 
 /** Cross-file task checks: ids unique across files and splits; every expected action expressible on some surface. */
-function checkTaskSet(
+export function checkTaskSet(
   located: LocatedTask[],
   surfaces: ResolvedSurface[],
   domain: Domain,

@@ -34,11 +34,14 @@ export async function readTasks(
   domainName: string,
   split: Split,
   issues: ConfigIssue[],
+  /** Read only the files this accepts (a re-score parses only the task files that changed, src/load/task-files.ts). */
+  only?: (path: string) => boolean,
 ): Promise<LocatedTask[]> {
   const dir =
     split === 'train' ? join(root, 'suites', domainName, 'tasks') : join(root, 'heldout', domainName, 'tasks');
   const located: LocatedTask[] = [];
   for (const path of await yamlFilesIn(dir, root, issues)) {
+    if (only && !only(path)) continue;
     const source = await readSourceFile(path, root, issues);
     if (!source) continue;
     const value = source.value();
