@@ -17,10 +17,12 @@ export const renderChartsHere: ChartRenderer = async (specs) => {
 /**
  * The charts of report.html rendered on the second core. Importing Vega and
  * Vega-Lite (~200 modules) and rendering the charts was most of the reports
- * step of a run (~0.5 s of CPU at 10,000 trials), while the same thread
- * wrote junit.xml and report.md after it. A worker started when the reports
- * step begins imports Vega while this thread reduces the trials and writes
- * those two; the page is put together here once its charts come back.
+ * step of a run (~0.3 of its ~0.45 s of main-thread CPU at 10,000 trials),
+ * while the same thread wrote junit.xml and report.md after it. A worker
+ * imports Vega and draws while this thread writes those two and the page's
+ * embedded trials; the page is put together here once its charts come back.
+ * (The run's finalizer starts it once the trials' garbage is handed back, so
+ * its ~40 MB never come on top of that: src/run/finalizer.ts.)
  *
  * The worker runs the very `renderChart` of render-chart.ts (so the SVG is
  * the same bytes as in-process): the compiled module, or in a source
