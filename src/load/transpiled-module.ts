@@ -283,7 +283,8 @@ async function transpile(tools: Tools, folder: string, file: string, text: strin
  */
 export async function transpiledModuleUrl(file: string): Promise<{ url: string; files: string[] } | null> {
   const dir = defaultCacheDir();
-  const folder = dir === null ? null : privateFolder(join(dir, 'modules'));
+  // Code is imported from here: the folder and the one holding it must be the user's alone.
+  const folder = dir === null || privateFolder(dir) === null ? null : privateFolder(join(dir, 'modules'));
   if (folder === null) return null;
   let tools: Promise<Tools> | undefined;
   const seen = new Set<string>();

@@ -67,6 +67,7 @@ export const viaHelper = shared;
 `,
       'suites/mixed/plain.js': `export const double = (n) => n * 2;\n`,
       'suites/mixed/limits.json': `{ "max": 21 }\n`,
+      'suites/mixed/tsconfig.json': `{ "compilerOptions": { "paths": { "@here/*": ["./*"] } } }\n`,
     },
     'transpiled',
   ));
@@ -125,13 +126,15 @@ describe('a domain.ts transpiled into the module cache', () => {
     expect(await inNode(transpiled!.url, 'return module.doubled;')).toBe(63);
   });
 
-  it('leaves to tsx what it does not take: a syntax error, JSON without its type, import.meta.resolve, CommonJS', async () => {
+  it('leaves to tsx what it does not take: a syntax error, JSON without its type, import.meta.resolve, an alias, CommonJS, no cache', async () => {
     const cases: Record<string, string> = {
       'syntax.ts': 'export default {\n  name "broken",\n};\n',
       'json.ts': "import limits from './limits.json';\nexport default limits;\n",
       'resolve.ts': "export default import.meta.resolve('./shared.ts');\n",
       'computed.ts': "const name = './shared.ts';\nexport default await import(name);\n",
       'missing.ts': "import { nothing } from './nowhere.ts';\nexport default nothing;\n",
+      // Not a package node finds: a tsconfig `paths` alias, which only tsx reads.
+      'alias.ts': "import { shared } from '@here/shared';\nexport default shared;\n",
     };
     for (const [name, text] of Object.entries(cases)) {
       writeFileSync(file(name), text);
@@ -143,8 +146,14 @@ describe('a domain.ts transpiled into the module cache', () => {
     } finally {
       rmSync(path.join(root, 'suites/mixed/package.json'));
     }
+    process.env.TOOLMARK_CACHE_DIR = 'off';
+    try {
+      expect(await transpiledModuleUrl(file('domain.ts'))).toBeNull();
+    } finally {
+      process.env.TOOLMARK_CACHE_DIR = cache;
+    }
     // The cached files say what they were built from; none for what was refused.
-    expect(cached().some((name) => /^(syntax|json|resolve|computed|missing)-/.test(name))).toBe(false);
+    expect(cached().some((name) => /^(syntax|json|resolve|computed|missing|alias)-/.test(name))).toBe(false);
     expect(readFileSync(path.join(cache, 'modules', cached()[0]!), 'utf8')).toMatch(/^\/\/toolmark-module \{"key"/);
   });
 });
