@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire, isBuiltin } from 'node:module';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -289,7 +289,8 @@ export async function transpiledModuleUrl(file: string): Promise<{ url: string; 
   let tools: Promise<Tools> | undefined;
   const seen = new Set<string>();
   try {
-    let level = [file];
+    // As node names a module: by its real path (a linked domain folder), so a file imported back is the same module.
+    let level = [realpathSync(file)];
     while (level.length > 0) {
       const found = await Promise.all(
         level.map(async (next) => {
@@ -309,5 +310,5 @@ export async function transpiledModuleUrl(file: string): Promise<{ url: string; 
   } finally {
     if (tools) await (await tools.catch(() => null))?.dispose();
   }
-  return { url: pathToFileURL(entryPath(folder, file)).href, files: [...seen] };
+  return { url: pathToFileURL(entryPath(folder, [...seen][0]!)).href, files: [...seen] };
 }

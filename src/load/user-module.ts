@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ConfigIssue } from '../spec/index.ts';
+import { packageRoot } from './package-root.ts';
 
 // Compiled (an installed toolmark runs dist/*.js), nothing can import
 // TypeScript by itself; from source (this repository, tests) tsx or vitest
@@ -142,6 +143,8 @@ function locate(error: unknown, importedFile: string): { location: Location | nu
     const file = toPath(match[1]!);
     // A package's frame is not the user's, unless the module itself sits under a node_modules folder.
     if ((file.includes('/node_modules/') && !file.startsWith(dirname(importedFile))) || !isAbsolute(file)) continue;
+    // Nor is toolmark's compiled code (its own throw, e.g. at a refused process.exit), wherever it is installed.
+    if (COMPILED && file.startsWith(join(packageRoot(), 'dist', sep))) continue;
     return {
       location: { file, line: Number(match[2]), column: Number(match[3]) },
       message: `${error instanceof Error ? error.name : 'Error'}: ${text}`,
