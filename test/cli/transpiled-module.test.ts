@@ -8,7 +8,7 @@
  * what the cache does not take is left to tsx (null).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -71,6 +71,8 @@ export const viaHelper = shared;
     },
     'transpiled',
   ));
+  // Modules are named by their real path, as node names them (node_modules may be a link).
+  root = realpathSync(root);
 });
 
 afterAll(async () => {
