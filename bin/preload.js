@@ -8,12 +8,15 @@
 // which imports Vega itself, src/report/html/chart-worker.ts.)
 // Used by bin/toolmark.js and by the bench's child processes (scripts/bench/),
 // so the bench measures what the CLI does.
+//
+// All of this only pays off through tsx (a checkout): compiled, nothing stands
+// between a lazy import and node's loader, so bin/toolmark.js preloads nothing.
 
 /**
- * Preload what `toolmark <command> <args>` will need; nothing for bare `--help`.
- * (`throughTsx` is kept for the callers: nothing depends on it now.)
+ * Preload what `toolmark <command> <args>` will need when its TypeScript
+ * runs through tsx; nothing for bare `--help`.
  */
-export async function preloadPlainModules(command, args = [], _options = {}) {
+export async function preloadPlainModules(command, args = []) {
   if (command === undefined) return;
   // `report --rescore` first checks whether anything needs grading at all
   // (src/run/rescore-quick-check.ts), which needs neither zod nor yaml: with

@@ -51,7 +51,7 @@ export function defaultCacheDir(): string | null {
 }
 
 /** The folder when it is ours and private, created if missing; null when it cannot be trusted or made. */
-function privateFolder(dir: string): string | null {
+export function privateFolder(dir: string): string | null {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const info = statSync(dir);
