@@ -26,7 +26,8 @@ execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, 
 const esbuild = createRequire(require.resolve('tsx/package.json'))('esbuild');
 await esbuild.build({
   absWorkingDir: new URL('.', root).pathname,
-  entryPoints: ['dist/src/index.js', 'dist/src/cli/main.js'],
+  // The chart renderer too: a worker thread imports it by its path (src/report/html/chart-worker.ts).
+  entryPoints: ['dist/src/index.js', 'dist/src/cli/main.js', 'dist/src/report/html/render-chart.js'],
   outdir: 'dist',
   outbase: 'dist',
   chunkNames: 'src/chunks/[name]-[hash]',

@@ -70,11 +70,23 @@ function tsxLoader(): string {
   return pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
 }
 
+/**
+ * dist/src/report/html/render-chart.js, an entry point of its own in the
+ * build (scripts/build.js). Not found relative to this module: compiled, this
+ * code is bundled into a shared chunk under dist/src/chunks/.
+ */
+function compiledRenderer(): URL {
+  const here = new URL(import.meta.url).href;
+  const distSrc = here.lastIndexOf('/dist/src/');
+  if (distSrc < 0) throw new Error(`report.html: the chart renderer is not beside ${here}`);
+  return new URL('report/html/render-chart.js', here.slice(0, distSrc + '/dist/src/'.length));
+}
+
 /** Start the worker now (it imports Vega at once); render with it later. */
 export function startChartWorker(): ChartWorker {
   // This module's own extension says which: dist/ (.js) or the TypeScript sources (.ts).
   const fromSource = new URL(import.meta.url).pathname.endsWith('.ts');
-  const renderer = new URL(`./render-chart.${fromSource ? 'ts' : 'js'}`, import.meta.url);
+  const renderer = fromSource ? new URL('./render-chart.ts', import.meta.url) : compiledRenderer();
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: {
