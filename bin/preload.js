@@ -4,29 +4,24 @@
 // modules. Imported before tsx is registered, they load through node's own
 // loader instead of each taking a round trip through tsx's loader thread
 // (about half the time); the TypeScript code then finds them in the module cache.
-// The commands that end by rendering report.html (charts) do the same for Vega
-// and Vega-Lite (~100 more): ~0.15 s of CPU at start instead of ~0.4 s (and
-// more memory) in the report step; not for their `--help`.
+// (Vega is not among them: report.html's charts are drawn in a worker thread,
+// which imports Vega itself, src/report/html/chart-worker.ts.)
 // Used by bin/toolmark.js and by the bench's child processes (scripts/bench/),
 // so the bench measures what the CLI does.
-
-// Vega only pays off through tsx: compiled, nothing stands between a lazy
-// import and node's loader, so the report step imports it when (and only
-// when) it draws a chart — `report --rescore` with nothing to re-grade draws none.
-const RENDERS_CHARTS = new Set(['run', 'report', 'merge']);
+//
+// All of this only pays off through tsx (a checkout): compiled, nothing stands
+// between a lazy import and node's loader, so bin/toolmark.js preloads nothing.
 
 /**
- * Preload what `toolmark <command> <args>` will need; nothing for bare `--help`.
- * `throughTsx`: the TypeScript sources will run through tsx (a checkout), so
- * the chart modules are worth loading now too.
+ * Preload what `toolmark <command> <args>` will need when its TypeScript
+ * runs through tsx; nothing for bare `--help`.
  */
-export async function preloadPlainModules(command, args, { throughTsx = true } = {}) {
+export async function preloadPlainModules(command, args = []) {
   if (command === undefined) return;
-  const charts =
-    throughTsx &&
-    RENDERS_CHARTS.has(command) &&
-    !args.includes('--help') &&
-    !args.includes('-h') &&
-    !(command === 'report' && args.includes('--rescore'));
-  await Promise.all([import('zod'), import('yaml'), ...(charts ? [import('vega'), import('vega-lite')] : [])]);
+  // `report --rescore` first checks whether anything needs grading at all
+  // (src/run/rescore-quick-check.ts), which needs neither zod nor yaml: with
+  // nothing to grade (the common case) the preload was a quarter of its CPU.
+  // When it does grade, loading them later measured the same, through tsx too.
+  if (command === 'report' && args.includes('--rescore')) return;
+  await Promise.all([import('zod'), import('yaml')]);
 }

@@ -13,11 +13,14 @@ import { preloadPlainModules } from './preload.js';
 const args = process.argv.slice(2);
 const source = new URL('../src/cli/main.ts', import.meta.url);
 const fromSource = existsSync(source) && process.env.TOOLMARK_DIST !== '1';
-await preloadPlainModules(
-  args.find((arg) => !arg.startsWith('-')),
-  args,
-  { throughTsx: fromSource },
-);
+// The preloads only spare tsx's loader thread its round trips (bin/preload.js);
+// compiled, a module costs the same whenever it is first imported, and one a
+// command never imports (zod and yaml for `run --help`) costs nothing.
+if (fromSource)
+  await preloadPlainModules(
+    args.find((arg) => !arg.startsWith('-')),
+    args,
+  );
 
 let main;
 if (fromSource) {

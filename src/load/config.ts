@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { ProjectConfig, type ConfigIssue } from '../spec/index.ts';
 import { readSourceFile, type SourceFile } from './source-file.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';
+import { CONFIG_FILE } from './config-file.ts';
 
-export const CONFIG_FILE = 'toolmark.config.yaml';
+export { CONFIG_FILE };
 
 /**
  * Read `toolmark.config.yaml` at the root. Absent → all defaults and

@@ -1,3 +1,4 @@
+import { parsePlain } from './plain-yaml.ts';
 import { CORE_SCHEMA, EVENT_ID, constructFromEvents, getScalarValue, parseEvents, type Event } from 'js-yaml';
 
 /**
@@ -63,8 +64,17 @@ function topLevelItemOffsets(text: string, events: readonly Event[]): Map<string
   return offsets;
 }
 
-/** The plain value of a one-document YAML text without aliases, or null when `yaml` must read it. */
+/**
+ * The plain value of a one-document YAML text without aliases, or null when
+ * `yaml` must read it. Generated suites are in a subset of YAML read faster
+ * still (src/load/plain-yaml.ts); anything else is js-yaml's.
+ */
 export function parseFast(text: string): FastParse | null {
+  return parsePlain(text) ?? parseWithJsYaml(text);
+}
+
+/** `parseFast` for a text the plain reader refused: js-yaml's parse, or null. */
+export function parseWithJsYaml(text: string): FastParse | null {
   try {
     const events = parseEvents(text, {});
     // maxAliases 0: a file with aliases is left to `yaml`, which limits their expansion.

@@ -13,7 +13,7 @@ import { configDigest, domainInputDigest } from './input-digest.ts';
 import { chooseDomains, discoverDomainNames, findOrphanFolders, importDomain } from './domains.ts';
 import { loadSurfaces } from './surfaces.ts';
 import { projectDistractorSources } from './distractor-sources.ts';
-import { checkTask, readTasks, requiredActions, type LocatedTask } from './tasks.ts';
+import { checkTask, domainLookup, readTasks, requiredActions, type LocatedTask } from './tasks.ts';
 
 /** A project on disk, fully validated (SPEC §3). */
 export interface Project {
@@ -57,7 +57,7 @@ function expressible(surface: ResolvedSurface): Set<string> {
 }
 
 /** Cross-file task checks: ids unique across files and splits; every expected action expressible on some surface. */
-function checkTaskSet(
+export function checkTaskSet(
   located: LocatedTask[],
   surfaces: ResolvedSurface[],
   domain: Domain,
@@ -92,11 +92,13 @@ function checkTaskSet(
   }
   const bySurface = surfaces.map((surface) => ({ id: surface.id, actions: expressible(surface) }));
   const surfaceList = bySurface.length > 0 ? bySurface.map((surface) => surface.id).join(', ') : '(none)';
+  // Expressible on some surface = expressible on their union, asked once per action rather than per surface.
+  const onSomeSurface = new Set(bySurface.flatMap((surface) => [...surface.actions]));
   for (const item of located) {
     const { all, anyOf } = requiredActions(item.task);
     // Unknown actions already have their own issue (with a suggestion).
     for (const action of all.filter((id) => actionIds.has(id))) {
-      if (!bySurface.some((surface) => surface.actions.has(action))) {
+      if (!onSomeSurface.has(action)) {
         issues.push(
           item.source.issue([...item.path], {
             message: `task "${item.task.id}" expects action ${action}, which no surface of domain ${domainName} can express (surfaces: ${surfaceList})`,
@@ -104,7 +106,7 @@ function checkTaskSet(
         );
       }
     }
-    if (anyOf.length > 0 && !bySurface.some((surface) => anyOf.some((action) => surface.actions.has(action)))) {
+    if (anyOf.length > 0 && !anyOf.some((action) => onSomeSurface.has(action))) {
       issues.push(
         item.source.issue([...item.path, 'expect', 'any_of'], {
           message: `task "${item.task.id}" accepts ${anyOf.join(' or ')}, none of which any surface of domain ${domainName} can express (surfaces: ${surfaceList})`,
@@ -146,7 +148,8 @@ export async function loadProject(root: string, options: LoadOptions = {}): Prom
       ...(await readTasks(absoluteRoot, name, 'train', issues)),
       ...(await readTasks(absoluteRoot, name, 'heldout', issues)),
     ];
-    for (const item of located) checkTask(item, found.domain, issues);
+    const lookup = domainLookup(found.domain);
+    for (const item of located) checkTask(item, found.domain, issues, lookup);
     checkTaskSet(located, surfaces, found.domain, surfacesFailed, issues);
     const digestAfter = domainInputDigest(absoluteRoot, name);
     domains.push({

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { load as parseYaml } from 'js-yaml';
-import { CONFIG_FILE } from './config.ts';
+import { CONFIG_FILE } from './config-file.ts';
 
 /**
  * A digest of every file a domain's grading depends on, read as bytes (no
@@ -76,14 +76,20 @@ export function digestFiles(root: string, files: readonly string[]): string | nu
   return `sha256:${hash.digest('hex')}`;
 }
 
-/** The digest of domain `name`'s files under `root`, or null when its grading may depend on files elsewhere. */
-export function domainInputDigest(root: string, name: string): string | null {
+/** The files domain `name`'s digest covers (relative to `root`, `/`-separated), or null when its grading may depend on files elsewhere. */
+export function domainInputFiles(root: string, name: string): string[] | null {
   const train = join(root, 'suites', name);
   if (reachesOutside(train)) return null;
   const trainFiles = dataFiles(train, root);
   const heldoutFiles = dataFiles(join(root, 'heldout', name), root);
   if (trainFiles === null || heldoutFiles === null) return null;
-  return digestFiles(root, [...trainFiles, ...heldoutFiles]);
+  return [...trainFiles, ...heldoutFiles];
+}
+
+/** The digest of domain `name`'s files under `root`, or null when its grading may depend on files elsewhere. */
+export function domainInputDigest(root: string, name: string): string | null {
+  const files = domainInputFiles(root, name);
+  return files === null ? null : digestFiles(root, files);
 }
 
 /** The digest of the project's config file (`none` when it has none; null when it cannot be read). */

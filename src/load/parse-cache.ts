@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deserialize, serialize } from 'node:v8';
-import { parseFast, type FastParse } from './fast-yaml.ts';
+import { parseWithJsYaml, type FastParse } from './fast-yaml.ts';
+import { parsePlain } from './plain-yaml.ts';
 
 /**
  * The parse of a large suite file, kept between processes (issue 20).
@@ -15,7 +16,9 @@ import { parseFast, type FastParse } from './fast-yaml.ts';
  * `report --rescore`, the next run), so a file's parse is stored once, keyed
  * by its path, and used while its text and the parser are the same. Small
  * files (every hand-written one) parse faster than a cache lookup and are
- * never stored.
+ * never stored; nor are files the plain reader reads (src/load/plain-yaml.ts:
+ * generated suites, ~5 ms per 1,000 tasks), for which storing an entry on a
+ * fresh machine costs more than reading one saves later.
  *
  * An entry holds the SHA-256 of the parser's version and the whole text; any
  * other text (an edit, a different js-yaml) misses, is parsed, and replaces
@@ -28,7 +31,7 @@ import { parseFast, type FastParse } from './fast-yaml.ts';
 /** Files shorter than this (in UTF-16 units) are parsed, never cached. */
 export const CACHE_MIN_LENGTH = 64 * 1024;
 
-/** Bump when parseFast's output changes for the same text. */
+/** Bump when parseWithJsYaml's output changes for the same text. */
 const FORMAT = 1;
 
 let parserVersion: string | undefined;
@@ -48,7 +51,7 @@ export function defaultCacheDir(): string | null {
 }
 
 /** The folder when it is ours and private, created if missing; null when it cannot be trusted or made. */
-function privateFolder(dir: string): string | null {
+export function privateFolder(dir: string): string | null {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const info = statSync(dir);
@@ -67,12 +70,16 @@ interface Entry {
 }
 
 /**
- * `parseFast(text)` for the file at `path`, from the cache in `dir` when the
+ * `parseFast(text)` for the file at `path`: the plain reader's parse, else js-yaml's from the cache in `dir` when the
  * entry there was made from the same text by the same parser.
  */
 export function cachedParseFast(path: string, text: string, dir: string | null = defaultCacheDir()): FastParse | null {
+  // The plain reader (src/load/plain-yaml.ts) reads a generated file faster than its entry could be hashed, read and
+  // deserialized; only what it refuses, js-yaml's parses, is worth storing.
+  const plain = parsePlain(text);
+  if (plain !== null) return plain;
   const folder = text.length >= CACHE_MIN_LENGTH && dir !== null ? privateFolder(dir) : null;
-  if (folder === null) return parseFast(text);
+  if (folder === null) return parseWithJsYaml(text);
   const key = createHash('sha256').update(version()).update('\0').update(text).digest('hex');
   const file = join(folder, `${createHash('sha256').update(path).digest('hex')}.v8`);
   try {
@@ -81,7 +88,7 @@ export function cachedParseFast(path: string, text: string, dir: string | null =
   } catch {
     // No entry yet, or one that cannot be read: parse.
   }
-  const parsed = parseFast(text);
+  const parsed = parseWithJsYaml(text);
   // A file js-yaml refuses is read by `yaml` every time; that is the slow, rare path.
   if (parsed === null) return null;
   const entry: Entry = { key, value: parsed.value, offsets: [...parsed.itemOffsets] };

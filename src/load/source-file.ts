@@ -1,6 +1,7 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
-import { Document, LineCounter, isMap, isPair, isScalar, parseDocument, visit, type Node } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, LineCounter, Node } from 'yaml';
 import type { ConfigIssue } from '../spec/index.ts';
 import { parseFast, type FastParse } from './fast-yaml.ts';
 import { cachedParseFast } from './parse-cache.ts';
@@ -21,7 +22,20 @@ interface Tree {
   lines: LineCounter;
 }
 
+/**
+ * The `yaml` package, loaded the first time a file needs it: a file the fast
+ * parses read (every valid generated suite) never does, and loading it costs
+ * ~40 ms of CPU. Required synchronously, since positions are asked for
+ * synchronously (SourceFile.position).
+ */
+let yamlPackage: typeof import('yaml') | undefined;
+function yaml(): typeof import('yaml') {
+  yamlPackage ??= createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return yamlPackage;
+}
+
 function parseWithPositions(text: string): Tree {
+  const { LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   return { document: parseDocument(text, { lineCounter: lines, prettyErrors: false }), lines };
 }
@@ -77,6 +91,7 @@ export class SourceFile {
    */
   position(path: FieldPath, key?: string): { line: number; column: number } {
     const { document } = this.tree;
+    const { isMap, isPair, isScalar } = yaml();
     if (key !== undefined) {
       const map = path.length === 0 ? document.contents : document.getIn(path as unknown[], true);
       if (isMap(map)) {
@@ -146,7 +161,9 @@ export function formatFieldPath(path: FieldPath): string {
  */
 export async function readSourceFile(path: string, root: string, issues: ConfigIssue[]): Promise<SourceFile | null> {
   const display = relative(root, path) || path;
-  const info = await stat(path);
+  // Synchronous: a project's files are read one after another anyway, and each asynchronous
+  // call is a round trip through the thread pool, slow on a busy machine (~0.1 ms to read 1,000 tasks).
+  const info = statSync(path);
   // A FIFO would block the read forever; a folder cannot be read.
   if (!info.isFile()) {
     issues.push({ file: display, message: 'is not a regular file (a folder, FIFO, socket or device)' });
@@ -160,7 +177,7 @@ export async function readSourceFile(path: string, root: string, issues: ConfigI
     });
     return null;
   }
-  const text = decodeSuiteText(await readFile(path), display, issues);
+  const text = decodeSuiteText(readFileSync(path), display, issues);
   if (text === null) return null;
   const fast = cachedParseFast(path, text);
   if (fast) return new SourceFile(display, text, { fast });
@@ -184,6 +201,7 @@ export async function readSourceFile(path: string, root: string, issues: ConfigI
   } catch (error) {
     // yaml throws (a ReferenceError) when aliases expand past the limit: bad input, not a crash.
     let offset = 0;
+    const { visit } = yaml();
     visit(document, { Alias: (_key, node) => ((offset = node.range?.[0] ?? 0), visit.BREAK) });
     const { line, col } = lines.linePos(offset);
     issues.push({

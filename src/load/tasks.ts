@@ -16,6 +16,7 @@ import { readSourceFile, type FieldPath, type SourceFile } from './source-file.t
 import { closest } from '../spec/suggest.ts';
 import { yamlFilesIn } from './yaml-files.ts';
 import { propertyNames } from './tool-schema.ts';
+import { plainTask } from './plain-task.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';
 
 /** The file's outer shape; each task is checked on its own so one bad task does not hide the others. */
@@ -34,11 +35,14 @@ export async function readTasks(
   domainName: string,
   split: Split,
   issues: ConfigIssue[],
+  /** Read only the files this accepts (a re-score parses only the task files that changed, src/load/task-files.ts). */
+  only?: (path: string) => boolean,
 ): Promise<LocatedTask[]> {
   const dir =
     split === 'train' ? join(root, 'suites', domainName, 'tasks') : join(root, 'heldout', domainName, 'tasks');
   const located: LocatedTask[] = [];
   for (const path of await yamlFilesIn(dir, root, issues)) {
+    if (only && !only(path)) continue;
     const source = await readSourceFile(path, root, issues);
     if (!source) continue;
     const value = source.value();
@@ -49,14 +53,19 @@ export async function readTasks(
     }
     shape.data.tasks.forEach((item, index) => {
       const base = ['tasks', index];
-      const parsed = TaskSpec.safeParse(item);
-      if (!parsed.success) {
-        issues.push(...zodIssuesToConfigIssues(source, TaskSpec, parsed.error, item, base));
-        return;
+      const where = { file: source.display, line: source.itemLine('tasks', index) };
+      // The plain task is checked without zod (src/load/plain-task.ts); zod checks the rest and words their issues.
+      let task = plainTask(item, domainName, split, where);
+      if (task === undefined) {
+        const parsed = TaskSpec.safeParse(item);
+        if (!parsed.success) {
+          issues.push(...zodIssuesToConfigIssues(source, TaskSpec, parsed.error, item, base));
+          return;
+        }
+        task = { ...parsed.data, domain: domainName, split, source: where };
       }
-      const line = source.itemLine('tasks', index);
       located.push({
-        task: { ...parsed.data, domain: domainName, split, source: { file: source.display, line } },
+        task,
         source,
         path: base,
       });
@@ -68,6 +77,8 @@ export async function readTasks(
 /** Actions a task needs some surface to express (any_of: one of them suffices). */
 export function requiredActions(task: Task): { all: string[]; anyOf: string[] } {
   const expect = task.expect;
+  // The common task names one action: no list to merge.
+  if (!expect.sequence) return { all: expect.action ? [expect.action] : [], anyOf: expect.any_of ?? [] };
   const all = [
     ...(expect.action ? [expect.action] : []),
     ...(expect.sequence ?? []).map((step) => (typeof step === 'string' ? step : step.action)),
@@ -76,17 +87,55 @@ export function requiredActions(task: Task): { all: string[]; anyOf: string[] } 
 }
 
 /**
+ * What checking a task needs of its domain, looked up once per domain
+ * rather than once per task (10,000 tasks would build each list 10,000 times).
+ */
+export interface DomainLookup {
+  actionIds: string[];
+  knownActions: Set<string>;
+  views: string[];
+  /** The top-level argument names of each action's registry tool (empty when it declares none). */
+  argumentNames(action: string | undefined): string[];
+}
+
+export function domainLookup(domain: Domain): DomainLookup {
+  const actionIds = domain.actions.map((action) => action.id);
+  const names = new Map<string | undefined, string[]>();
+  return {
+    actionIds,
+    knownActions: new Set(actionIds),
+    views: Object.keys(domain.views),
+    argumentNames(action) {
+      let found = names.get(action);
+      if (!found) {
+        const tool = action
+          ? domain.tools.find((candidate) => (candidate.action ?? candidate.name) === action)
+          : undefined;
+        found = tool ? propertyNames(toolSchemaOf(tool.input).jsonSchema) : [];
+        names.set(action, found);
+      }
+      return found;
+    },
+  };
+}
+
+/**
  * Checks of one task against its domain: expectation shape per kind, known
  * actions (with suggestions), views, argument names and constraints.
  */
-export function checkTask(located: LocatedTask, domain: Domain, issues: ConfigIssue[]): void {
+export function checkTask(
+  located: LocatedTask,
+  domain: Domain,
+  issues: ConfigIssue[],
+  lookup: DomainLookup = domainLookup(domain),
+): void {
   const { task, source, path } = located;
   const at = (field: FieldPath, details: Parameters<SourceFile['issue']>[1]) =>
     issues.push(source.issue([...path, ...field], details));
   const expect = task.expect;
-  const actionIds = domain.actions.map((action) => action.id);
+  const { actionIds } = lookup;
   const knownAction = (id: string, field: FieldPath) => {
-    if (actionIds.includes(id)) return true;
+    if (lookup.knownActions.has(id)) return true;
     at(field, {
       message: `unknown action "${id}"`,
       expected: `an action of domain ${domain.name}`,
@@ -136,8 +185,7 @@ export function checkTask(located: LocatedTask, domain: Domain, issues: ConfigIs
 
   const checkArgs = (action: string | undefined, args: Record<string, Constraint> | undefined, field: FieldPath) => {
     if (!args) return;
-    const tool = action ? domain.tools.find((candidate) => (candidate.action ?? candidate.name) === action) : undefined;
-    const names = tool ? propertyNames(toolSchemaOf(tool.input).jsonSchema) : [];
+    const names = lookup.argumentNames(action);
     for (const [name, constraint] of Object.entries(args)) {
       // Scoring matches top-level argument names only (src/score/constraint.ts).
       if (names.length > 0 && !names.includes(name))
@@ -164,7 +212,7 @@ export function checkTask(located: LocatedTask, domain: Domain, issues: ConfigIs
     }
   });
 
-  const views = Object.keys(domain.views);
+  const { views } = lookup;
   for (const [view, constraint] of Object.entries(expect.final_state ?? {})) {
     if (!views.includes(view))
       at(['expect', 'final_state'], {

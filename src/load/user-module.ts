@@ -1,12 +1,14 @@
 import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { ConfigIssue } from '../spec/index.ts';
+import { packageRoot } from './package-root.ts';
 
 // Compiled (an installed toolmark runs dist/*.js), nothing can import
-// TypeScript until a loader is registered; from source (this repository,
-// tests) tsx or vitest already does it. Only the user's own modules need it,
-// so the loader is registered on the first one, not at start-up.
+// TypeScript by itself; from source (this repository, tests) tsx or vitest
+// already does it. Compiled, a user's module is transpiled in this thread
+// into the module cache (src/load/transpiled-module.ts); what that does not
+// take goes through tsx's loader, registered on the first such module.
 const COMPILED = !import.meta.url.endsWith('.ts');
 let loader: Promise<void> | null = null;
 
@@ -18,9 +20,50 @@ async function ensureTypeScriptLoader(): Promise<void> {
   await loader;
 }
 
+/** Failures of resolving and linking a module graph: raised before any of its code ran. */
+const LINK_ERRORS = new Set([
+  'ERR_MODULE_NOT_FOUND',
+  'ERR_UNSUPPORTED_DIR_IMPORT',
+  'ERR_UNKNOWN_FILE_EXTENSION',
+  'ERR_IMPORT_ATTRIBUTE_MISSING',
+  'ERR_IMPORT_ATTRIBUTE_TYPE_INCOMPATIBLE',
+  'ERR_IMPORT_ASSERTION_TYPE_MISSING',
+]);
+
+/**
+ * The import failed resolving or linking the graph (a missing export is a
+ * SyntaxError from node's loader), before any of its code ran: no stack
+ * frame is in one of its files (the header of a SyntaxError names the file
+ * it points at; a frame is code that ran).
+ */
+function failedBeforeRunning(error: unknown, files: string[]): boolean {
+  const linking =
+    LINK_ERRORS.has((error as NodeJS.ErrnoException | undefined)?.code ?? '') || error instanceof SyntaxError;
+  const frames = (error instanceof Error ? (error.stack ?? '') : '').split('\n').filter((line) => /^\s+at /.test(line));
+  return linking && !frames.some((frame) => files.some((file) => frame.includes(file)));
+}
+
+/** A TypeScript module, compiled: from the module cache, else (or when its graph does not link) through tsx. */
+async function importTypeScript(file: string): Promise<{ default?: unknown }> {
+  const { transpiledModuleUrl } = await import('./transpiled-module.ts');
+  const transpiled = await transpiledModuleUrl(file);
+  if (transpiled !== null) {
+    // As tsx does: stack frames of the cached module point at the user's .ts file.
+    process.setSourceMapsEnabled(true);
+    try {
+      return (await import(transpiled.url)) as { default?: unknown };
+    } catch (error) {
+      // tsx then reports it as it always has, with the user's paths.
+      if (!failedBeforeRunning(error, transpiled.files)) throw error;
+    }
+  }
+  await ensureTypeScriptLoader();
+  return (await import(pathToFileURL(file).href)) as { default?: unknown };
+}
+
 /** Import a user's module (a domain.ts, a grader): TypeScript or JavaScript. */
 export async function importUserModule(file: string): Promise<{ default?: unknown }> {
-  if (/\.[cm]?tsx?$/.test(file)) await ensureTypeScriptLoader();
+  if (COMPILED && /\.[cm]?tsx?$/.test(file)) return importTypeScript(file);
   return (await import(pathToFileURL(file).href)) as { default?: unknown };
 }
 
@@ -100,6 +143,8 @@ function locate(error: unknown, importedFile: string): { location: Location | nu
     const file = toPath(match[1]!);
     // A package's frame is not the user's, unless the module itself sits under a node_modules folder.
     if ((file.includes('/node_modules/') && !file.startsWith(dirname(importedFile))) || !isAbsolute(file)) continue;
+    // Nor is toolmark's compiled code (its own throw, e.g. at a refused process.exit), wherever it is installed.
+    if (COMPILED && file.startsWith(join(packageRoot(), 'dist', sep))) continue;
     return {
       location: { file, line: Number(match[2]), column: Number(match[3]) },
       message: `${error instanceof Error ? error.name : 'Error'}: ${text}`,

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { ConfigIssue } from '../spec/index.ts';
 
@@ -15,7 +15,8 @@ const YAML_NAME = /\.ya?ml$/i;
 export async function yamlFilesIn(dir: string, root: string, issues: ConfigIssue[]): Promise<string[]> {
   let entries;
   try {
-    entries = await readdir(dir, { withFileTypes: true });
+    // Synchronous, as readSourceFile's reads are (src/load/source-file.ts).
+    entries = readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
   }
@@ -27,7 +28,7 @@ export async function yamlFilesIn(dir: string, root: string, issues: ConfigIssue
     let kind: 'file' | 'folder' | 'other';
     try {
       // stat follows links (a loop fails with ELOOP, a dangling link with ENOENT).
-      const info = await stat(path);
+      const info = statSync(path);
       kind = info.isFile() ? 'file' : info.isDirectory() ? 'folder' : 'other';
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

@@ -8,7 +8,9 @@ export interface DefinedAt {
   line: number;
 }
 
-const OWN_FRAMES = /[\\/]src[\\/]registry[\\/](define-tool|domain|defined-at)\.ts/;
+// The TypeScript (a checkout), and compiled: tsc's files or the bundle's shared chunks (scripts/build.js).
+const OWN_FRAMES =
+  /[\\/]src[\\/]registry[\\/](define-tool|domain|defined-at)\.ts|[\\/]dist[\\/]src[\\/](registry[\\/](define-tool|domain|defined-at)|chunks[\\/][^\\/]+)\.js/;
 
 /**
  * The caller's file and line, read off a stack trace (source-mapped under

@@ -7,8 +7,9 @@
 import { join } from 'node:path';
 import { REPORT_FILES, writeFileAtomic, type RunFileWriter } from '../run-folder/index.ts';
 import type { GateConfig } from '../spec/index.ts';
-import { renderHtmlChunks } from './html/page.ts';
-import { renderJunit } from './junit.ts';
+import { renderChartsHere, startChartWorker, type ChartRenderer } from './html/chart-worker.ts';
+import { htmlChartSpecs, renderHtmlChunks } from './html/page.ts';
+import { junitChunks } from './junit.ts';
 import { renderMarkdown } from './markdown.ts';
 import { collectRun, type RunData } from './run-data.ts';
 
@@ -17,6 +18,7 @@ export { errorLines, incompleteNote, turnLine, usageLines, type RunFacts } from 
 export { renderMarkdown } from './markdown.ts';
 export { renderJunit, xmlEscape } from './junit.ts';
 export { renderHtml, renderHtmlChunks } from './html/page.ts';
+export { startChartWorker, type ChartRenderer, type ChartWorker } from './html/chart-worker.ts';
 export { DEFAULT_SAMPLE_LIMIT } from './trial-sample.ts';
 export { sweepCaption, sweepRows, sweepTable, type SweepRow } from './sweep.ts';
 
@@ -32,7 +34,18 @@ export async function renderRunReports(
   runDir: string,
   options: { gate: GateConfig; sampleLimit?: number },
 ): Promise<{ markdown: string; html: string; junit: string }> {
-  return writeReports(await collectRun(runDir, { sampleLimit: options.sampleLimit }), options.gate);
+  // Started first: the worker imports Vega while this thread reads the trials.
+  const charts = startChartWorker();
+  try {
+    return await writeReports(
+      await collectRun(runDir, { sampleLimit: options.sampleLimit }),
+      options.gate,
+      writeFileAtomic,
+      charts.render,
+    );
+  } finally {
+    charts.stop();
+  }
 }
 
 /**
@@ -40,12 +53,15 @@ export async function renderRunReports(
  * callers that collected the trials themselves, see `createRunCollector`).
  * Each is written whole under a temporary name and renamed (`writeFileAtomic`),
  * or handed to `write` (a transaction stages them: src/run-folder/transaction.ts),
- * so a kill never leaves half a report.
+ * so a kill never leaves half a report. `charts` draws the page's charts
+ * (default: here, one after another; `startChartWorker().render`: on the
+ * second core, while this thread writes report.md and junit.xml).
  */
 export async function writeReports(
   data: RunData,
   gate: GateConfig,
   write: RunFileWriter = writeFileAtomic,
+  charts: ChartRenderer = renderChartsHere,
 ): Promise<{ markdown: string; html: string; junit: string }> {
   const { runDir } = data;
   const paths = {
@@ -53,9 +69,12 @@ export async function writeReports(
     html: join(runDir, REPORT_FILES.html),
     junit: join(runDir, REPORT_FILES.junit),
   };
+  const drawn = charts(htmlChartSpecs(data));
+  // Awaited once the other two reports are written; a failure is thrown there (not an unhandled rejection meanwhile).
+  drawn.catch(() => {});
   write(paths.markdown, renderMarkdown(data));
-  write(paths.html, await renderHtmlChunks(data));
-  write(paths.junit, renderJunit(data, gate));
+  write(paths.junit, junitChunks(data, gate));
+  write(paths.html, await renderHtmlChunks(data, drawn));
   return paths;
 }
 

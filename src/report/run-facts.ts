@@ -57,6 +57,13 @@ export function createRunFactsCollector(): RunFactsCollector {
     string,
     { trials: number; inputTokens: number; outputTokens: number; latencies: number[] }
   >();
+  let last: {
+    provider: string;
+    modelId: string;
+    surfaceId: string;
+    surface: { trials: number; errored: number };
+    model: { trials: number; inputTokens: number; outputTokens: number; latencies: number[] };
+  } | null = null;
   let turns = 0;
   let turnsWithoutCall = 0;
   let turnsWithWarnings = 0;
@@ -72,17 +79,32 @@ export function createRunFactsCollector(): RunFactsCollector {
         if (turn.warnings.length > 0) turnsWithWarnings += 1;
       }
       if (record.stop_reason === 'rejected') rejected += 1;
-      const surfaceKey = `${modelOf(record)} ${record.surface}`;
-      const surface = perSurface.get(surfaceKey) ?? { trials: 0, errored: 0 };
-      perSurface.set(surfaceKey, surface);
+      // A run's trials mostly share provider, model and surface with the previous one: no keys to build then.
+      if (
+        last === null ||
+        last.surfaceId !== record.surface ||
+        last.modelId !== record.model ||
+        last.provider !== record.provider
+      ) {
+        const surfaceKey = `${modelOf(record)} ${record.surface}`;
+        const surface = perSurface.get(surfaceKey) ?? { trials: 0, errored: 0 };
+        perSurface.set(surfaceKey, surface);
+        const model = perModel.get(modelOf(record)) ?? {
+          trials: 0,
+          inputTokens: 0,
+          outputTokens: 0,
+          latencies: [],
+        };
+        perModel.set(modelOf(record), model);
+        last = { provider: record.provider, modelId: record.model, surfaceId: record.surface, surface, model };
+      }
+      const { surface, model } = last;
       surface.trials += 1;
       if (record.status === 'errored') {
         surface.errored += 1;
         const message = withoutAttempts(record.error?.message ?? 'provider error');
         errors.set(message, (errors.get(message) ?? 0) + 1);
       }
-      const model = perModel.get(modelOf(record)) ?? { trials: 0, inputTokens: 0, outputTokens: 0, latencies: [] };
-      perModel.set(modelOf(record), model);
       model.trials += 1;
       model.inputTokens += record.usage.input_tokens;
       model.outputTokens += record.usage.output_tokens;

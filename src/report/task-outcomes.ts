@@ -31,8 +31,8 @@ export interface TaskOutcome extends TaskKeyFields {
   outcomes: TrialOutcome[];
   /** Grader → number of trials where it failed. */
   failingGraders: Record<string, number>;
-  /** The first few failed trials with their failing verdicts (bounded). */
-  failedTrials: { trial: number; verdicts: Verdict[] }[];
+  /** The first few failed trials with their failing verdicts, each described in one line (`describeVerdict`; bounded). */
+  failedTrials: { trial: number; verdicts: string[] }[];
   /** The first few distinct provider error messages (bounded). */
   errorMessages: string[];
   latencyMs: number;
@@ -40,6 +40,28 @@ export interface TaskOutcome extends TaskKeyFields {
 
 const KEPT_FAILED_TRIALS = 3;
 const KEPT_ERROR_MESSAGES = 3;
+
+/**
+ * A failing verdict in one line, as junit.xml shows it: expected and actual
+ * as JSON cut at 300 characters. Described when the trial is added, so the
+ * collector keeps a short string instead of the verdict's values. Joined
+ * rather than concatenated: V8 keeps a `+` or template chain as a tree of
+ * pieces (~40 % more memory per kept line), a join makes one flat string.
+ */
+export function describeVerdict(verdict: Verdict): string {
+  const show = (value: unknown) => {
+    const text = JSON.stringify(value) ?? 'undefined';
+    return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  };
+  return [
+    verdict.grader,
+    ': expected ',
+    show(verdict.expected),
+    ', got ',
+    show(verdict.actual),
+    verdict.note ? ` (${verdict.note})` : '',
+  ].join('');
+}
 
 /**
  * Key of a task × surface × provider/model case. Joined with NUL, which no
@@ -50,76 +72,209 @@ export function outcomeKey(record: Pick<TrialRecord, 'provider' | 'model' | 'dom
   return `${record.provider}\u0000${record.model}\u0000${record.domain}\u0000${record.surface}\u0000${record.task}`;
 }
 
+const OUTCOME_CODES: readonly TrialOutcome[] = ['pass', 'fail', 'errored'];
+
+/** The cases of one provider/model × domain × surface: task id → case number. */
+interface CaseGroup {
+  provider: string;
+  model: string;
+  domain: string;
+  surface: string;
+  cases: Map<string, number>;
+}
+
+/** What only failing or errored cases have (a minority), kept beside the columns. */
+interface CaseProblems {
+  failingGraders: Record<string, number>;
+  failedTrials: { trial: number; verdicts: string[] }[];
+  errorMessages: string[];
+}
+
+/** A growable column of numbers. */
+function grown<T extends Uint32Array | Int32Array | Uint8Array | Float64Array>(column: T, size: number): T {
+  if (size <= column.length) return column;
+  const bigger = new (column.constructor as new (length: number) => T)(Math.max(size, column.length * 2));
+  bigger.set(column);
+  return bigger;
+}
+
 /**
  * Streaming reducer: per-trial memory is a few counters, so a run of any
  * size fits (memory grows with tasks × surfaces, not trials).
+ *
+ * Stored by column, not as an object per case: a run of 100,000 one-trial
+ * tasks kept ~1.1 KB per case as objects (a Map of trial outcomes, arrays,
+ * the failing verdicts' values) — ~110 MB held through the trials. Here a
+ * case is a task → number entry in its group's Map, a few typed-array
+ * slots, interned split and kind, and — for failing or errored cases only —
+ * the bounded failure notes (verdicts already described as junit.xml shows
+ * them). The common case of one trial per case needs no outcome Map; a case
+ * with several trial indices gets one on its second. `finish` builds the
+ * TaskOutcome objects, in the order the cases first appeared.
  */
 export function createTaskOutcomes(): { add(record: TrialRecord): void; finish(): TaskOutcome[] } {
-  type Entry = TaskOutcome & { byTrial: Map<number, TrialOutcome> };
-  const byKey = new Map<string, Entry>();
-  let last: Entry | undefined;
+  const groups = new Map<string, CaseGroup>();
+  const caseGroup: CaseGroup[] = [];
+  const caseTask: string[] = [];
+  const labels: string[] = [];
+  const labelCode = new Map<string, number>();
+  let caseSplit = new Uint32Array(1024);
+  let caseKind = new Uint32Array(1024);
+  let trials = new Uint32Array(1024);
+  let completed = new Uint32Array(1024);
+  let successes = new Uint32Array(1024);
+  let errored = new Uint32Array(1024);
+  let latency = new Float64Array(1024);
+  // The trial index and outcome of a case's first record; `byTrial` once a second index arrives.
+  let firstTrial = new Int32Array(1024);
+  let firstOutcome = new Uint8Array(1024);
+  const byTrial = new Map<number, Map<number, number>>();
+  const problems = new Map<number, CaseProblems>();
+  let lastGroup: CaseGroup | undefined;
+  let lastCase = -1;
+  // Failing verdicts repeat across tasks (the same wrong action, "never called"): each text is kept once.
+  const descriptions = new Map<string, string>();
+  const described = (verdict: Verdict) => {
+    const text = describeVerdict(verdict);
+    const kept = descriptions.get(text);
+    if (kept !== undefined) return kept;
+    descriptions.set(text, text);
+    return text;
+  };
+
+  const label = (text: string) => {
+    let code = labelCode.get(text);
+    if (code === undefined) {
+      code = labels.length;
+      labels.push(text);
+      labelCode.set(text, code);
+    }
+    return code;
+  };
+  const groupOf = (record: TrialRecord): CaseGroup => {
+    // A run's trials mostly share their provider, model, domain and surface with the previous one.
+    if (
+      lastGroup !== undefined &&
+      lastGroup.surface === record.surface &&
+      lastGroup.model === record.model &&
+      lastGroup.provider === record.provider &&
+      lastGroup.domain === record.domain
+    )
+      return lastGroup;
+    const key = `${record.provider}\u0000${record.model}\u0000${record.domain}\u0000${record.surface}`;
+    let group = groups.get(key);
+    if (!group) {
+      group = {
+        provider: record.provider,
+        model: record.model,
+        domain: record.domain,
+        surface: record.surface,
+        cases: new Map(),
+      };
+      groups.set(key, group);
+    }
+    return (lastGroup = group);
+  };
+  const newCase = (group: CaseGroup, record: TrialRecord): number => {
+    const index = caseTask.length;
+    const size = index + 1;
+    caseSplit = grown(caseSplit, size);
+    caseKind = grown(caseKind, size);
+    trials = grown(trials, size);
+    completed = grown(completed, size);
+    successes = grown(successes, size);
+    errored = grown(errored, size);
+    latency = grown(latency, size);
+    firstTrial = grown(firstTrial, size);
+    firstOutcome = grown(firstOutcome, size);
+    caseGroup.push(group);
+    caseTask.push(record.task);
+    caseSplit[index] = label(record.split);
+    caseKind[index] = label(record.kind);
+    firstTrial[index] = record.trial;
+    group.cases.set(record.task, index);
+    return index;
+  };
+  const problemsOf = (index: number): CaseProblems => {
+    let found = problems.get(index);
+    if (!found) {
+      found = { failingGraders: {}, failedTrials: [], errorMessages: [] };
+      problems.set(index, found);
+    }
+    return found;
+  };
+  const noteOutcome = (index: number, trial: number, code: number) => {
+    if (trials[index] === 0 || (firstTrial[index] === trial && !byTrial.has(index))) {
+      firstOutcome[index] = code;
+      return;
+    }
+    let outcomes = byTrial.get(index);
+    if (!outcomes) {
+      outcomes = new Map([[firstTrial[index]!, firstOutcome[index]!]]);
+      byTrial.set(index, outcomes);
+    }
+    outcomes.set(trial, code);
+  };
+
   return {
     add(record) {
-      // A case's trials mostly arrive one after another: the last case needs no key.
-      const sameAsLast =
-        last !== undefined &&
-        last.task === record.task &&
-        last.surface === record.surface &&
-        last.model === record.model &&
-        last.provider === record.provider &&
-        last.domain === record.domain;
-      let entry = sameAsLast ? last : byKey.get(outcomeKey(record));
-      if (!entry) {
-        entry = {
-          provider: record.provider,
-          model: record.model,
-          domain: record.domain,
-          surface: record.surface,
-          split: record.split,
-          task: record.task,
-          kind: record.kind,
-          trials: 0,
-          completed: 0,
-          successes: 0,
-          errored: 0,
-          outcomes: [],
-          failingGraders: {},
-          failedTrials: [],
-          errorMessages: [],
-          latencyMs: 0,
-          byTrial: new Map(),
-        };
-        byKey.set(outcomeKey(record), entry);
-      }
-      last = entry;
+      const group = groupOf(record);
+      // A case's trials mostly arrive one after another: the last case needs no lookup.
+      let index =
+        lastCase >= 0 && caseGroup[lastCase] === group && caseTask[lastCase] === record.task
+          ? lastCase
+          : group.cases.get(record.task);
+      if (index === undefined) index = newCase(group, record);
+      lastCase = index;
       const outcome = trialOutcome(record);
-      entry.trials += 1;
-      entry.latencyMs += record.latency_ms;
-      entry.byTrial.set(record.trial, outcome);
+      noteOutcome(index, record.trial, OUTCOME_CODES.indexOf(outcome));
+      trials[index] += 1;
+      latency[index] += record.latency_ms;
       if (outcome === 'errored') {
-        entry.errored += 1;
+        errored[index] += 1;
         const message = record.error?.message ?? 'provider error';
-        if (entry.errorMessages.length < KEPT_ERROR_MESSAGES && !entry.errorMessages.includes(message))
-          entry.errorMessages.push(message);
+        const { errorMessages } = problemsOf(index);
+        if (errorMessages.length < KEPT_ERROR_MESSAGES && !errorMessages.includes(message)) errorMessages.push(message);
         return;
       }
-      entry.completed += 1;
+      completed[index] += 1;
       if (outcome === 'pass') {
-        entry.successes += 1;
+        successes[index] += 1;
         return;
       }
       const failing = failingVerdicts(record);
-      for (const verdict of failing)
-        entry.failingGraders[verdict.grader] = (entry.failingGraders[verdict.grader] ?? 0) + 1;
-      if (failing.length === 0) entry.failingGraders['(unscored)'] = (entry.failingGraders['(unscored)'] ?? 0) + 1;
-      if (entry.failedTrials.length < KEPT_FAILED_TRIALS)
-        entry.failedTrials.push({ trial: record.trial, verdicts: failing });
+      const { failingGraders, failedTrials } = problemsOf(index);
+      for (const verdict of failing) failingGraders[verdict.grader] = (failingGraders[verdict.grader] ?? 0) + 1;
+      if (failing.length === 0) failingGraders['(unscored)'] = (failingGraders['(unscored)'] ?? 0) + 1;
+      if (failedTrials.length < KEPT_FAILED_TRIALS)
+        failedTrials.push({ trial: record.trial, verdicts: failing.map(described) });
     },
     finish() {
-      return [...byKey.values()].map(({ byTrial, ...outcome }) => ({
-        ...outcome,
-        outcomes: [...byTrial.entries()].sort((a, b) => a[0] - b[0]).map(([, value]) => value),
-      }));
+      return caseTask.map((task, index) => {
+        const group = caseGroup[index]!;
+        const several = byTrial.get(index);
+        const found = problems.get(index);
+        return {
+          provider: group.provider,
+          model: group.model,
+          domain: group.domain,
+          surface: group.surface,
+          split: labels[caseSplit[index]!]! as TaskOutcome['split'],
+          task,
+          kind: labels[caseKind[index]!]! as TaskOutcome['kind'],
+          trials: trials[index]!,
+          completed: completed[index]!,
+          successes: successes[index]!,
+          errored: errored[index]!,
+          outcomes: several
+            ? [...several.entries()].sort((a, b) => a[0] - b[0]).map(([, code]) => OUTCOME_CODES[code]!)
+            : [OUTCOME_CODES[firstOutcome[index]!]!],
+          failingGraders: found?.failingGraders ?? {},
+          failedTrials: found?.failedTrials ?? [],
+          errorMessages: found?.errorMessages ?? [],
+          latencyMs: latency[index]!,
+        };
+      });
     },
   };
 }

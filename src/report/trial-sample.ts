@@ -125,25 +125,26 @@ function priority(record: TrialRecord): number {
   return hash;
 }
 
-interface Ranked {
+interface Ranked<T> {
   priority: number;
   order: number;
-  trial: BrowserTrial;
+  kept: T;
 }
 
 /** Does `a` rank after `b`: higher priority, or equal priority and offered later? */
-function after(a: Ranked, b: Ranked): boolean {
+function after(a: Ranked<unknown>, b: Ranked<unknown>): boolean {
   return a.priority > b.priority || (a.priority === b.priority && a.order > b.order);
 }
 
 /**
  * Keeps the `limit` entries of lowest priority (ties: the first offered), in
  * memory for `limit` entries at most: a binary max-heap whose top is the
- * entry to drop next. A run of 100,000 trials keeps 2,000 per pool.
+ * entry to drop next. A run of 100,000 trials keeps 2,000 per pool. `keep`
+ * makes what is kept of a record that ranks.
  */
-function boundedPool(initialLimit: number) {
+function boundedPool<T>(initialLimit: number, keep: (record: TrialRecord) => T) {
   let limit = initialLimit;
-  const heap: Ranked[] = [];
+  const heap: Ranked<T>[] = [];
   let seen = 0;
   const swap = (i: number, j: number) => {
     const item = heap[i]!;
@@ -191,13 +192,13 @@ function boundedPool(initialLimit: number) {
       if (limit === 0) return;
       const rank = priority(record);
       if (heap.length < limit) {
-        heap.push({ priority: rank, order, trial: toBrowserTrial(record) });
+        heap.push({ priority: rank, order, kept: keep(record) });
         siftUp(heap.length - 1);
         return;
       }
       // Full: a later entry replaces the top only with a strictly lower priority.
       if (rank >= heap[0]!.priority) return;
-      heap[0] = { priority: rank, order, trial: toBrowserTrial(record) };
+      heap[0] = { priority: rank, order, kept: keep(record) };
       siftDown(0);
     },
     /** Lower the limit (never raised): the entries of lowest priority seen so far stay. */
@@ -208,8 +209,8 @@ function boundedPool(initialLimit: number) {
       return heap.length;
     },
     /** The kept entries, lowest priority first. */
-    take(): BrowserTrial[] {
-      return [...heap].sort((a, b) => a.priority - b.priority || a.order - b.order).map((item) => item.trial);
+    take(): T[] {
+      return [...heap].sort((a, b) => a.priority - b.priority || a.order - b.order).map((item) => item.kept);
     },
     get seen() {
       return seen;
@@ -224,8 +225,12 @@ function boundedPool(initialLimit: number) {
  * biased to whichever trials were written first.
  */
 export function createTrialSample(limit = DEFAULT_SAMPLE_LIMIT) {
-  const problems = boundedPool(limit);
-  const passes = boundedPool(limit);
+  const problems = boundedPool(limit, toBrowserTrial);
+  // Passes are kept as records and converted only if they are shown: in most
+  // runs the problems fill the cap and every pass is let go (at 10,000 trials
+  // converting the passes that came and went was ~2/3 of the sample's cost).
+  // The records are bounded like the pool, and the pool empties as problems come.
+  const passes = boundedPool(limit, (record) => record);
   return {
     add(record: TrialRecord) {
       if (trialOutcome(record) === 'pass') {
@@ -239,7 +244,13 @@ export function createTrialSample(limit = DEFAULT_SAMPLE_LIMIT) {
     },
     finish(): { trials: BrowserTrial[]; total: number; limit: number } {
       const chosen = problems.take();
-      if (chosen.length < limit) chosen.push(...passes.take().slice(0, limit - chosen.length));
+      if (chosen.length < limit)
+        chosen.push(
+          ...passes
+            .take()
+            .slice(0, limit - chosen.length)
+            .map(toBrowserTrial),
+        );
       chosen.sort(
         (a, b) =>
           a.surface.localeCompare(b.surface) ||

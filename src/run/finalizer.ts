@@ -1,5 +1,11 @@
 import { createAggregator, type Aggregator } from '../aggregate/index.ts';
-import { createRunCollector, writeReports, type RunCollector, type RunFacts } from '../report/index.ts';
+import {
+  createRunCollector,
+  startChartWorker,
+  writeReports,
+  type RunCollector,
+  type RunFacts,
+} from '../report/index.ts';
 import { readManifest, readSummary, writeFileAtomic, writeSummary, type RunFileWriter } from '../run-folder/index.ts';
 import type { Manifest, ProjectConfig, Summary, TrialRecord } from '../spec/index.ts';
 import type { RunEvents } from './events.ts';
@@ -73,9 +79,17 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
       });
       collector = null;
       // What the trials left is garbage now; the CLI hands it back before the
-      // chart renderer starts (a 100,000-trial run's peak memory was this step).
+      // reports render (a 100,000-trial run's peak memory was this step).
       await options.events?.betweenPhases?.();
-      await writeReports(data, options.config.gate, staged?.write);
+      // The charts' worker (Vega, ~40 MB) starts only now, so it never comes on
+      // top of the trials' garbage: it imports Vega and draws while this thread
+      // writes report.md, junit.xml and the page around the charts.
+      const charts = startChartWorker();
+      try {
+        await writeReports(data, options.config.gate, staged?.write, charts.render);
+      } finally {
+        charts.stop();
+      }
       return data.facts;
     },
   };

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { Project } from '../load/index.ts';
-import { configDigest, domainInputDigest } from '../load/input-digest.ts';
+import { configDigest, digestFiles, domainInputDigest, domainInputFiles } from '../load/input-digest.ts';
 import { packageRoot } from '../load/package-root.ts';
 import type { Manifest } from '../spec/index.ts';
 
@@ -82,12 +82,91 @@ export function gradingInputsOf(project: Project, domains: readonly string[]): G
   const code = codeDigest();
   if (typeof project.configDigest !== 'string' || code === null) return undefined;
   const digests: Record<string, string> = {};
+  const loaded: Project['domains'] = [];
   for (const name of [...new Set(domains)].sort()) {
-    const digest = project.domains.find((domain) => domain.name === name)?.inputDigest;
-    if (typeof digest !== 'string') return undefined;
-    digests[name] = digest;
+    const domain = project.domains.find((candidate) => candidate.name === name);
+    if (typeof domain?.inputDigest !== 'string') return undefined;
+    digests[name] = domain.inputDigest;
+    loaded.push(domain);
   }
-  return { code, config: project.configDigest, domains: digests };
+  return { code, config: project.configDigest, domains: digests, ...fileInputs(project.root, loaded) };
+}
+
+/**
+ * Per file of the domains: the digest of its bytes, and for a task file the
+ * digest of its task ids, so that a re-score can tell which task files
+ * changed and grade only their trials (src/run/partial-rescore.ts). Nothing
+ * when a file changed since the domain loaded (its digest is no longer the
+ * loaded one): the digests would not describe the tasks graded.
+ */
+function fileInputs(
+  root: string,
+  domains: Project['domains'],
+): Pick<GradingInputs, 'files' | 'task_ids'> | Record<string, never> {
+  const files: Record<string, string> = {};
+  const taskIds: Record<string, string> = {};
+  for (const domain of domains) {
+    const names = domainInputFiles(root, domain.name);
+    if (names === null) return {};
+    for (const name of names) {
+      const digest = digestFiles(root, [name]);
+      if (digest === null) return {};
+      files[name] = digest;
+    }
+    Object.assign(taskIds, taskIdDigests(domain.tasks));
+    if (domainInputDigest(root, domain.name) !== domain.inputDigest) return {};
+  }
+  return { files, task_ids: taskIds };
+}
+
+/** Per task file (path from the project root, `/`-separated): the digest of its tasks' ids, sorted. */
+export function taskIdDigests(tasks: readonly { id: string; source: { file: string } }[]): Record<string, string> {
+  const byFile = new Map<string, string[]>();
+  for (const task of tasks) {
+    const file = task.source.file.split(sep).join('/');
+    const ids = byFile.get(file) ?? [];
+    ids.push(task.id);
+    byFile.set(file, ids);
+  }
+  const digests: Record<string, string> = {};
+  for (const [file, ids] of [...byFile.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    digests[file] = `sha256:${createHash('sha256').update(ids.sort().join('\n')).digest('hex')}`;
+  }
+  return digests;
+}
+
+/**
+ * The task files that changed since a run recorded its inputs, by domain, when
+ * only task files changed and nothing else did (toolmark's code, the config,
+ * the list of files, any other file of a domain); else null (grade everything).
+ * Read as bytes, nothing parsed. The file digests found are returned with them.
+ */
+export function changedTaskFiles(
+  recorded: GradingInputs,
+  root: string,
+): { changed: Map<string, Set<string>>; files: Record<string, string> } | null {
+  const { files: recordedFiles, task_ids: recordedIds } = recorded;
+  if (recordedFiles === undefined || recordedIds === undefined) return null;
+  if (recorded.code !== codeDigest() || recorded.config !== configDigest(root)) return null;
+  const changed = new Map<string, Set<string>>();
+  const files: Record<string, string> = {};
+  for (const name of Object.keys(recorded.domains)) {
+    const names = domainInputFiles(root, name);
+    if (names === null) return null;
+    const inDomain = new Set<string>();
+    for (const file of names) {
+      const digest = digestFiles(root, [file]);
+      if (digest === null || recordedFiles[file] === undefined) return null; // unreadable, or a new file
+      files[file] = digest;
+      if (digest === recordedFiles[file]) continue;
+      if (recordedIds[file] === undefined) return null; // not a task file: the domain, its tools or surfaces
+      inDomain.add(file);
+    }
+    if (inDomain.size > 0) changed.set(name, inDomain);
+  }
+  // A file gone (or one of another domain): the recorded list is not today's.
+  if (Object.keys(files).length !== Object.keys(recordedFiles).length) return null;
+  return { changed, files };
 }
 
 /** True when the inputs a run recorded are those of the project at `root` today, read as bytes, nothing parsed. */

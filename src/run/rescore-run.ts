@@ -20,16 +20,17 @@ import {
 import { scoreTrial } from '../score/index.ts';
 import {
   ConfigError,
-  type ActionSpec,
   type ConfigIssue,
+  isTrialRecordShape,
   Manifest,
+  type ProjectConfig,
   Summary,
-  type Task,
   type TrialRecord,
 } from '../spec/index.ts';
 import type { RunEvents } from './events.ts';
 import { createRunFinalizer } from './finalizer.ts';
-import { gradingInputsOf, gradingInputsUnchanged } from './grading-inputs.ts';
+import { gradingInputsOf, gradingInputsUnchanged, type GradingInputs } from './grading-inputs.ts';
+import { partialRescore, taskKey, type Grading } from './partial-rescore.ts';
 import { toolmarkVersion } from './version.ts';
 
 /** `rescoreRun`: which run, against which project. */
@@ -48,7 +49,10 @@ export interface RescoreRunOptions {
    * When the run recorded its grading inputs and they are all unchanged
    * (src/run/grading-inputs.ts), grade nothing and leave the run folder as
    * it is (`unchanged: true`): the grades, summary and reports are already
-   * the ones a re-score would write. `toolmark report --rescore` sets it.
+   * the ones a re-score would write. When only some task files changed,
+   * only their trials are graded again, the others keep their recorded
+   * grades (src/run/partial-rescore.ts); the folder written is the same.
+   * `toolmark report --rescore` sets it.
    */
   skipUnchanged?: boolean;
 }
@@ -57,8 +61,10 @@ export interface RescoreRunOptions {
 export interface RescoreResult {
   /** Nothing was graded: every grading input is as the run recorded it (`skipUnchanged`); the folder is untouched. */
   unchanged: boolean;
-  /** Trials graded again (0 when `unchanged`). */
+  /** Trials re-scored (0 when `unchanged`): every trial of the run, graded again or known to keep its grade. */
   trials: number;
+  /** Trials graded again: all of them, or only those of the task files that changed (a partial re-score). */
+  regraded: number;
   /** Trials whose verdicts differ from the recorded ones (trials.jsonl was rewritten when > 0). */
   changed: number;
   /** Per task (`domain/task`) with a changed outcome: trials that now pass, and that now fail. */
@@ -66,13 +72,6 @@ export interface RescoreResult {
   /** The rebuilt summary.json. */
   summary: Summary;
 }
-
-interface Grading {
-  task: Task;
-  actions: readonly ActionSpec[];
-}
-
-const SEP = '\u0000';
 
 /** The project at `root`, with only the domains the run at `runDir` used (an unrelated domain may not load any more). */
 export function loadProjectForRun(root: string, runDir: string): Promise<Project> {
@@ -94,7 +93,10 @@ export function loadProjectForRun(root: string, runDir: string): Promise<Project
  *
  * One pass grades and aggregates (only the evidence of each line is parsed,
  * see src/run-folder/graded-tail.ts); a second pass, only when verdicts
- * changed, copies the file with the changed lines' grades replaced.
+ * changed, copies the file with the changed lines' grades replaced. With
+ * `skipUnchanged`, a trial whose task file is unchanged is not graded again
+ * (src/run/partial-rescore.ts): its recorded grade is the one grading would
+ * give, so the folder written is the same.
  */
 export async function rescoreRun(options: RescoreRunOptions): Promise<RescoreResult> {
   const { runDir } = options;
@@ -111,30 +113,52 @@ export async function rescoreRun(options: RescoreRunOptions): Promise<RescoreRes
 
 async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult> {
   const { runDir } = options;
-  const recorded = readManifest(runDir);
-  if (options.skipUnchanged && nothingToRegrade(runDir, recorded, options.root))
-    return { unchanged: true, trials: 0, changed: 0, flips: new Map(), summary: readSummary(runDir) };
-  const project = options.project ?? (await loadProjectForRun(options.root, runDir));
   const manifest = readManifest(runDir);
-  const gradings = tasksToGrade(project, manifest.tasks, runFile(runDir, 'manifest'));
+  if (options.skipUnchanged && nothingToRegrade(runDir, manifest, options.root))
+    return { unchanged: true, trials: 0, regraded: 0, changed: 0, flips: new Map(), summary: readSummary(runDir) };
+  const manifestFile = runFile(runDir, 'manifest');
+  const domains = manifest.tasks.map((task) => task.domain);
+  // Only some task files changed: grade only their trials (null: grade every trial).
+  const partial =
+    options.skipUnchanged && options.project === undefined ? await partialRescore(options.root, manifest) : null;
+  let config: ProjectConfig;
+  let gradings: Map<string, Grading>;
+  let inputsToday: () => GradingInputs | undefined;
+  if (partial !== null) {
+    ({ config } = partial);
+    gradings = tasksToGrade(
+      partial.today,
+      manifest.tasks.filter((task) => partial.today.has(taskKey(task.domain, task.id))),
+      options.root,
+      manifestFile,
+    );
+    inputsToday = () => partial.inputs;
+  } else {
+    const project = options.project ?? (await loadProject(options.root, { domains: [...new Set(domains)] }));
+    ({ config } = project);
+    gradings = tasksToGrade(todaysTasks(project), manifest.tasks, project.root, manifestFile);
+    inputsToday = () => gradingInputsOf(project, domains);
+  }
+  const runTasks = partial === null ? null : new Set(manifest.tasks.map((task) => taskKey(task.domain, task.id)));
   const file = runFile(runDir, 'trials');
-  const gradingOf = (record: TrialRecord, line: number): Grading => {
-    const grading = gradings.get(record.domain + SEP + record.task);
-    if (grading === undefined) {
-      throw new ConfigError({
-        file,
-        line,
-        field: 'task',
-        message: `task ${record.domain}/${record.task} is not in the run's manifest`,
-        expected: 'trials of the tasks the manifest lists',
-      });
-    }
-    return grading;
+  /** The task to grade a trial against; null: a task of an unchanged file, whose trials keep their grades. */
+  const gradingOf = (record: TrialRecord, line: number): Grading | null => {
+    const key = taskKey(record.domain, record.task);
+    const grading = gradings.get(key);
+    if (grading !== undefined) return grading;
+    if (runTasks?.has(key)) return null;
+    throw new ConfigError({
+      file,
+      line,
+      field: 'task',
+      message: `task ${record.domain}/${record.task} is not in the run's manifest`,
+      expected: 'trials of the tasks the manifest lists',
+    });
   };
 
   const finalizer = createRunFinalizer({
     runId: manifest.run_id,
-    config: project.config,
+    config,
     synthetic: manifest.providers.some((provider) => provider.synthetic),
     sampleLimit: options.sampleLimit,
     events: options.events,
@@ -143,7 +167,15 @@ async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult>
   const duplicates = createDuplicateCheck(file);
   const flips = new Map<string, { nowPass: number; nowFail: number }>();
   let trials = 0;
+  let regraded = 0;
   for await (const { text, line, complete } of readTrialLines(runDir)) {
+    const kept = runTasks === null ? null : keptTrial(text, runTasks, gradings);
+    if (kept !== null) {
+      duplicates.check(kept, line);
+      finalizer.add(kept);
+      trials += 1;
+      continue;
+    }
     let ungraded: UngradedTrial | null;
     try {
       ungraded = parseUngradedTrialLine(text, file, line);
@@ -153,9 +185,11 @@ async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult>
     }
     if (ungraded === null) continue;
     duplicates.check(ungraded.record, line);
-    const { task, actions } = gradingOf(ungraded.record, line);
-    const rescored = scoreTrial(ungraded.record, task, actions);
-    if (gradedText(rescored) !== ungraded.graded) {
+    const grading = gradingOf(ungraded.record, line);
+    const rescored =
+      grading === null ? withRecordedGrade(ungraded) : scoreTrial(ungraded.record, grading.task, grading.actions);
+    if (grading !== null) regraded += 1;
+    if (grading !== null && gradedText(rescored) !== ungraded.graded) {
       changedLines.add(line);
       countFlip(flips, ungraded.graded, rescored);
     }
@@ -175,10 +209,7 @@ async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult>
     await options.events?.onPhase?.('reports');
     // The inputs graded against now (none recorded when a domain has no digest).
     const { grading_inputs: _before, ...earlier } = manifest;
-    const inputs = gradingInputsOf(
-      project,
-      manifest.tasks.map((task) => task.domain),
-    );
+    const inputs = inputsToday();
     const rescored: Manifest = {
       ...earlier,
       ...(inputs ? { grading_inputs: inputs } : {}),
@@ -196,7 +227,7 @@ async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult>
       write: rescore.write,
     });
     rescore.commit();
-    return { unchanged: false, trials, changed: changedLines.size, flips, summary };
+    return { unchanged: false, trials, regraded, changed: changedLines.size, flips, summary };
   } catch (error) {
     rescore.abandon();
     throw error;
@@ -214,26 +245,32 @@ function nothingToRegrade(runDir: string, manifest: Manifest, root: string): boo
   return gradingInputsUnchanged(manifest.grading_inputs, root);
 }
 
-/** The tasks of the run, looked up in today's project; a ConfigError listing every one that is gone or changed kind/split. */
-function tasksToGrade(
-  project: Project,
-  runTasks: { domain: string; id: string; kind: string; split: string }[],
-  manifestFile: string,
-): Map<string, Grading> {
+/** Every task of a loaded project, by `taskKey`. */
+function todaysTasks(project: Project): Map<string, Grading> {
   const today = new Map<string, Grading>();
   for (const domain of project.domains) {
-    for (const task of domain.tasks) today.set(domain.name + SEP + task.id, { task, actions: domain.domain.actions });
+    for (const task of domain.tasks) today.set(taskKey(domain.name, task.id), { task, actions: domain.domain.actions });
   }
+  return today;
+}
+
+/** The tasks of the run, looked up in today's tasks; a ConfigError listing every one that is gone or changed kind/split. */
+function tasksToGrade(
+  today: ReadonlyMap<string, Grading>,
+  runTasks: { domain: string; id: string; kind: string; split: string }[],
+  root: string,
+  manifestFile: string,
+): Map<string, Grading> {
   const issues: ConfigIssue[] = [];
   const gradings = new Map<string, Grading>();
   for (const [index, used] of runTasks.entries()) {
-    const grading = today.get(used.domain + SEP + used.id);
+    const grading = today.get(taskKey(used.domain, used.id));
     const field = `tasks.${index}`;
     if (grading === undefined) {
       issues.push({
         file: manifestFile,
         field,
-        message: `task ${used.domain}/${used.id} of this run is not in the project at ${project.root}`,
+        message: `task ${used.domain}/${used.id} of this run is not in the project at ${root}`,
         expected: 'every task the run used (re-score from the project the run came from)',
       });
     } else if (grading.task.kind !== used.kind || grading.task.split !== used.split) {
@@ -243,10 +280,47 @@ function tasksToGrade(
         message: `task ${used.domain}/${used.id} was ${used.kind} in ${used.split} and is now ${grading.task.kind} in ${grading.task.split}`,
         expected: 'the same kind and split (a different measurement: run it again instead of re-scoring)',
       });
-    } else gradings.set(used.domain + SEP + used.id, grading);
+    } else gradings.set(taskKey(used.domain, used.id), grading);
   }
   if (issues.length > 0) throw new ConfigError(issues);
   return gradings;
+}
+
+/**
+ * A partial re-score's trial of an unchanged task, parsed whole with the
+ * grade it has, when the line is a plain trial record with its grade last
+ * (as the runner writes every line); else null, and the line takes the
+ * path of every other line (parseUngradedTrialLine), which gives the same
+ * record for such a line, at twice the cost (its evidence and its grade
+ * parsed apart), or its error.
+ */
+function keptTrial(
+  text: string,
+  runTasks: ReadonlySet<string>,
+  gradings: ReadonlyMap<string, Grading>,
+): TrialRecord | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!isTrialRecordShape(value)) return null;
+  const key = taskKey(value.domain, value.task);
+  if (gradings.has(key) || !runTasks.has(key)) return null;
+  const keys = Object.keys(value);
+  return keys[keys.length - 2] === 'verdicts' && keys[keys.length - 1] === 'success' ? value : null;
+}
+
+/**
+ * A trial of an unchanged task with the grade it has: what grading it
+ * again would give (grading is pure), keys in the same order.
+ */
+function withRecordedGrade(ungraded: UngradedTrial): TrialRecord {
+  const { verdicts, success } = JSON.parse(`{${ungraded.graded}}`) as Pick<TrialRecord, 'verdicts' | 'success'>;
+  ungraded.record.verdicts = verdicts;
+  ungraded.record.success = success;
+  return ungraded.record;
 }
 
 /** Count a trial whose success changed, by task. */
@@ -269,7 +343,7 @@ function countFlip(flips: RescoreResult['flips'], oldGraded: string, rescored: T
 async function* rewrittenLines(
   runDir: string,
   changed: ReadonlySet<number>,
-  gradingOf: (record: TrialRecord, line: number) => Grading,
+  gradingOf: (record: TrialRecord, line: number) => Grading | null,
 ): AsyncGenerator<string> {
   const file = runFile(runDir, 'trials');
   for await (const { text, line, complete } of readTrialLines(runDir)) {
@@ -278,7 +352,8 @@ async function* rewrittenLines(
       continue;
     }
     const ungraded = parseUngradedTrialLine(text, file, line)!;
-    const { task, actions } = gradingOf(ungraded.record, line);
+    // A changed line is always one graded again.
+    const { task, actions } = gradingOf(ungraded.record, line)!;
     const rescored = scoreTrial(ungraded.record, task, actions);
     // The fast path keeps the line's own bytes for the evidence; an older line is written anew.
     yield ungraded.head !== null ? `${ungraded.head},${gradedText(rescored)}}` : trialLine(rescored);

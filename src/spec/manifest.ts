@@ -84,7 +84,15 @@ export const Manifest = z.object({
    * TypeScript or MCP domain); a re-score then always grades again.
    */
   grading_inputs: z
-    .object({ code: z.string(), config: z.string(), domains: z.record(z.string(), z.string()) })
+    .object({
+      code: z.string(),
+      config: z.string(),
+      domains: z.record(z.string(), z.string()),
+      /** Digest of each file of those domains (path from the project root): a re-score parses only the files that changed. */
+      files: z.record(z.string(), z.string()).optional(),
+      /** Digest of the sorted task ids of each task file: an edit that keeps a file's ids re-grades only that file's trials. */
+      task_ids: z.record(z.string(), z.string()).optional(),
+    })
     .optional(),
   /** Set by `toolmark sweep`: the ladder its surfaces form (the reports add a sweep section). */
   sweep: SweepPlan.optional(),

@@ -5,6 +5,7 @@ import { deserialize, serialize } from 'node:v8';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseFast } from '../../src/load/fast-yaml.ts';
 import { CACHE_MIN_LENGTH, cachedParseFast } from '../../src/load/parse-cache.ts';
+import { parsePlain } from '../../src/load/plain-yaml.ts';
 
 // The parse cache (src/load/parse-cache.ts) must give exactly what parseFast
 // gives, read an entry only when it was made from the same text, and never
@@ -13,12 +14,17 @@ import { CACHE_MIN_LENGTH, cachedParseFast } from '../../src/load/parse-cache.ts
 const scratch = mkdtempSync(join(os.tmpdir(), 'toolmark-parse-cache-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** A task file longer than the cache threshold, its tasks numbered from `first`. */
-function largeTaskFile(first: number): string {
+/**
+ * A task file longer than the cache threshold, its tasks numbered from
+ * `first`, with a block scalar (a description) the plain reader leaves to
+ * js-yaml, whose parses are the ones stored.
+ */
+function largeTaskFile(first: number, plain = false): string {
   const lines = ['v: 1', 'tasks:'];
   for (let index = first; lines.join('\n').length < CACHE_MIN_LENGTH + 1000; index += 1) {
     lines.push(
       `  - id: task-${index}`,
+      ...(plain ? [] : ['    description: |', '      Weather, asked in a block scalar.']),
       '    kind: must-call',
       `    messages: [{ role: user, content: "Weather in Town ${index}?" }]`,
       `    expect: { action: desk.get_weather, args: { city: "Town ${index}", ratio: ${index}.5, ok: true, none: null } }`,
@@ -83,6 +89,16 @@ describe('parse cache', () => {
     expect(cachedParseFast('/suite/small.yaml', 'a: 1\n', dir)!.value).toEqual({ a: 1 });
     const duplicateKey = `${largeTaskFile(0)}v: 2\n`;
     expect(cachedParseFast('/suite/dup.yaml', duplicateKey, dir)).toBeNull();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('never stores a file the plain reader reads, and gives its parse', () => {
+    const dir = freshFolder('plain');
+    const text = largeTaskFile(0, true);
+    expect(parsePlain(text)).not.toBeNull();
+    const parsed = cachedParseFast('/suite/tasks/a.yaml', text, dir)!;
+    expect(parsed.value).toEqual(parseFast(text)!.value);
+    expect(parsed.itemOffsets).toEqual(parseFast(text)!.itemOffsets);
     expect(readdirSync(dir)).toEqual([]);
   });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createTaskOutcomes, outcomeKey, type TaskOutcome } from '../../src/report/task-outcomes.ts';
+import {
+  createTaskOutcomes,
+  describeVerdict,
+  failingVerdicts,
+  outcomeKey,
+  type TaskOutcome,
+} from '../../src/report/task-outcomes.ts';
 import type { TrialRecord } from '../../src/spec/index.ts';
 import { fixtureTrials } from './fixture-run.ts';
 
@@ -55,5 +61,49 @@ describe('createTaskOutcomes', () => {
       base,
     ]);
     expect(outcomes.map((outcome) => outcome.trials).sort()).toEqual([1, 1, 1, 1, 1, 2]);
+  });
+});
+
+describe('createTaskOutcomes, stored by column', () => {
+  const failed = records.find((record) => record.status === 'completed' && record.success === false)!;
+  const passed = records.find((record) => record.success === true && outcomeKey(record) === outcomeKey(failed));
+  const errored = records.find((record) => record.status === 'errored')!;
+
+  it('orders trial outcomes by trial index, and a repeated index keeps its last outcome', () => {
+    const pass = { ...(passed ?? failed), success: true, status: 'completed' as const };
+    const [outcome] = reduce([
+      { ...failed, trial: 2 },
+      { ...pass, trial: 0 },
+      { ...failed, trial: 1 },
+      { ...pass, trial: 2 },
+    ]);
+    expect(outcome!.outcomes).toEqual(['pass', 'fail', 'pass']);
+    expect(outcome!.trials).toBe(4);
+    expect(outcome!.successes).toBe(2);
+
+    const [single] = reduce([failed, { ...pass, trial: failed.trial }]);
+    expect(single!.outcomes).toEqual(['pass']);
+  });
+
+  it('keeps the first three failed trials, each failing verdict described in one line', () => {
+    const [outcome] = reduce([0, 1, 2, 3, 4].map((trial) => ({ ...failed, trial })));
+    expect(outcome!.failedTrials.map((entry) => entry.trial)).toEqual([0, 1, 2]);
+    const failing = failingVerdicts(failed);
+    expect(outcome!.failedTrials[0]!.verdicts).toEqual(failing.map(describeVerdict));
+    const first = failing[0]!;
+    expect(outcome!.failedTrials[0]!.verdicts[0]).toBe(
+      `${first.grader}: expected ${JSON.stringify(first.expected)}, got ${JSON.stringify(first.actual)}${first.note ? ` (${first.note})` : ''}`,
+    );
+    for (const verdict of failing) expect(outcome!.failingGraders[verdict.grader]).toBe(5);
+  });
+
+  it('keeps the split and kind of each case, and errors apart from failures', () => {
+    const outcomes = reduce([failed, errored, { ...errored, trial: errored.trial + 1 }]);
+    const byKey = new Map(outcomes.map((outcome) => [outcomeKey(outcome), outcome]));
+    const erroredCase = byKey.get(outcomeKey(errored))!;
+    expect(erroredCase).toMatchObject({ split: errored.split, kind: errored.kind, errored: 2, completed: 0 });
+    expect(erroredCase.errorMessages).toEqual([errored.error!.message]);
+    expect(erroredCase.failedTrials).toEqual([]);
+    expect(byKey.get(outcomeKey(failed))).toMatchObject({ split: failed.split, kind: failed.kind, errorMessages: [] });
   });
 });

@@ -7,6 +7,15 @@ interface ReportFlags {
 }
 
 async function reportAction(run: string, flags: ReportFlags): Promise<void> {
+  // Nothing to re-grade: answered before the schemas and the run-folder library load (src/run/rescore-quick-check.ts).
+  if (flags.rescore && /^\d+$/.test(flags.browserTrials)) {
+    const { unchangedRunFolder, nothingToRescoreMessage } = await import('../../run/rescore-quick-check.ts');
+    const { resolve } = await import('node:path');
+    if (unchangedRunFolder(run, flags.root) !== null) {
+      process.stdout.write(nothingToRescoreMessage(resolve(flags.root)));
+      return;
+    }
+  }
   const { ConfigError, GateConfig } = await import('../../spec/index.ts');
   const { checkRunFiles, locateRun, openRunFolder } = await import('../../run-folder/index.ts');
   const { guardFinishing } = await import('../finish-interrupt.ts');
@@ -69,7 +78,9 @@ async function reportAction(run: string, flags: ReportFlags): Promise<void> {
 async function rescore(runDir: string, root: string, sampleLimit: number): Promise<string[]> {
   const { runFile } = await import('../../run-folder/index.ts');
   const { REPORT_FILES } = await import('../../report/index.ts');
-  const { rescoreRun } = await import('../../run/index.ts');
+  // Not through src/run/index.ts: the run, merge and sweep code it also loads is not needed here.
+  const { rescoreRun } = await import('../../run/rescore-run.ts');
+  const { nothingToRescoreMessage } = await import('../../run/rescore-quick-check.ts');
   const { releaseMemory } = await import('../heap-policy.ts');
   const { join } = await import('node:path');
   const result = await rescoreRun({
@@ -80,9 +91,7 @@ async function rescore(runDir: string, root: string, sampleLimit: number): Promi
     skipUnchanged: true,
   });
   if (result.unchanged) {
-    process.stdout.write(
-      `nothing to re-score: the tasks, actions and config in ${root} and toolmark's code are the ones this run was graded with; the run is unchanged\n`,
-    );
+    process.stdout.write(nothingToRescoreMessage(root));
     return [];
   }
   const trials = result.trials.toLocaleString('en-US');

@@ -1,4 +1,5 @@
 import { sweepCaption, sweepRows, sweepTable } from '../sweep.ts';
+import type { TopLevelSpec } from 'vega-lite';
 import { sweepSpec } from './sweep-chart.ts';
 import { TASK_KINDS } from '../../spec/index.ts';
 import { bestAndWorst } from '../best-worst.ts';
@@ -24,7 +25,7 @@ import {
 } from './charts.ts';
 import { escapeJsonForScript, htmlEscape as h } from './escape.ts';
 import { factsBody, incompleteBanner } from './facts.ts';
-import { renderChart } from './render-chart.ts';
+import { renderChartsHere } from './chart-worker.ts';
 import { REPORT_CSS } from './style.ts';
 import { RETRIEVAL_HEADER, RETRIEVAL_NOTE, retrievalGroups, retrievalRow } from '../retrieval-rows.ts';
 
@@ -195,16 +196,41 @@ function trialBrowser(data: RunData): string {
 }
 
 /** The sweep card of a `toolmark sweep` run: chart and table (empty for any other run). */
-async function sweepCard(data: RunData): Promise<string> {
+function sweepCard(data: RunData, chart: string): string {
   const rows = sweepRows(data.manifest, data.summary);
   if (rows.length === 0) return '';
   const [header, ...cells] = sweepTable(rows);
   const table = `<table><thead><tr>${header!.map((cell) => `<th>${h(cell)}</th>`).join('')}</tr></thead><tbody>${cells
     .map((row) => `<tr>${row.map((cell) => `<td>${h(cell)}</td>`).join('')}</tr>`)
     .join('')}</tbody></table>`;
-  const chart = await renderChart(sweepSpec(rows));
   return `${card('sweep', 'Sweep: selection and schema tokens against catalog size', h(sweepCaption(data.manifest, data.synthetic)), `<div class="chart">${chart}</div>${table}`)}
 `;
+}
+
+/** Tasks whose trials disagree somewhere, as `domain/task`, sorted. */
+function flippedTaskNames(data: RunData): string[] {
+  return [...new Set(data.outcomes.filter(isFlipped).map((outcome) => `${outcome.domain}/${outcome.task}`))].sort();
+}
+
+/**
+ * The charts of the page, in the order `renderHtmlChunks` places them:
+ * success against tokens, metric bars, pass curves, flipped tasks, one
+ * confusion matrix per surface with cells, the sweep (null: no such chart).
+ * Plain data, so another thread can draw them (chart-worker.ts).
+ */
+export function htmlChartSpecs(data: RunData): (TopLevelSpec | null)[] {
+  const { summary } = data;
+  const flippedTasks = flippedTaskNames(data);
+  const hasGroups = headlineGroups(summary).length > 0;
+  const sweep = sweepRows(data.manifest, summary);
+  return [
+    hasGroups ? successVersusTokensSpec(summary) : null,
+    hasGroups ? metricBarsSpec(summary) : null,
+    hasGroups ? passCurvesSpec(summary) : null,
+    flippedTasks.length ? flippedSpec(data.outcomes, flippedTasks) : null,
+    ...summary.confusion.filter((entry) => entry.cells.length > 0).map((entry) => confusionSpec(entry.cells)),
+    sweep.length > 0 ? sweepSpec(sweep) : null,
+  ];
 }
 
 /** Renders the self-contained report.html: inline CSS, SVG charts rendered now, inline JS over embedded JSON. */
@@ -226,26 +252,23 @@ function* embeddedTrials(sample: RunData['sample']): Generator<string> {
 
 /**
  * The page of `renderHtml` as a sequence of strings whose concatenation is
- * the page, so report.html can be written piece by piece (charts are
- * rendered before the first piece; the embedded trials are made lazily).
+ * the page, so report.html can be written piece by piece (the embedded
+ * trials one by one). `charts` are the SVGs of `htmlChartSpecs(data)`,
+ * drawn elsewhere (a worker, chart-worker.ts); by default they are drawn
+ * here first.
  */
-export async function renderHtmlChunks(data: RunData): Promise<Iterable<string>> {
+export async function renderHtmlChunks(data: RunData, charts?: Promise<string[]>): Promise<Iterable<string>> {
   const { manifest, summary } = data;
-  const flippedTasks = [
-    ...new Set(data.outcomes.filter(isFlipped).map((outcome) => `${outcome.domain}/${outcome.task}`)),
-  ].sort();
+  const flippedTasks = flippedTaskNames(data);
   const hasGroups = headlineGroups(summary).length > 0;
-  const specs = [
-    hasGroups ? successVersusTokensSpec(summary) : null,
-    hasGroups ? metricBarsSpec(summary) : null,
-    hasGroups ? passCurvesSpec(summary) : null,
-    flippedTasks.length ? flippedSpec(data.outcomes, flippedTasks) : null,
-    ...summary.confusion.filter((entry) => entry.cells.length > 0).map((entry) => confusionSpec(entry.cells)),
-  ];
-  const charts: string[] = [];
-  for (const spec of specs) charts.push(spec ? await renderChart(spec) : '');
-  const sweep = await sweepCard(data);
-  const [tokens, bars, curves, flipped, ...confusions] = charts;
+  // Made while the charts are drawn (in a worker, they are not yet): the
+  // embedded trials are bounded by the sample's limit, and their JSON is the
+  // page's largest piece of work outside the charts.
+  const trials = [...embeddedTrials(data.sample)];
+  const drawn = await (charts ?? renderChartsHere(htmlChartSpecs(data)));
+  const [tokens, bars, curves, flipped, ...rest] = drawn;
+  const confusions = rest.slice(0, -1);
+  const sweep = sweepCard(data, rest[rest.length - 1]!);
   const several = modelLabels(summary, manifest).length > 1;
   const figures = summary.confusion
     .filter((entry) => entry.cells.length > 0)
@@ -303,7 +326,7 @@ ${card('trials', 'Trial browser', '', trialBrowser(data))}
 `;
   return (function* () {
     yield head;
-    yield* embeddedTrials(data.sample);
+    yield* trials;
     yield tail;
   })();
 }

@@ -1,0 +1,495 @@
+import { CORE_SCHEMA } from 'js-yaml';
+import type { FastParse } from './fast-yaml.ts';
+
+/**
+ * The fastest parse of a suite file: an exact reader for the plain subset of
+ * YAML that generated suites are written in (issue 20).
+ *
+ * js-yaml (src/load/fast-yaml.ts) spends ~0.7 s of CPU on 10,000 generated
+ * tasks building an event stream and then values from it. Generated files
+ * use a small part of YAML — block mappings and sequences, one-line flow
+ * collections, one-line quoted and plain scalars — which this reader turns
+ * into the same values in one pass over the characters, ~10× faster.
+ *
+ * It is exact by refusing: the moment the text holds anything outside that
+ * subset (an anchor, a tag, a block scalar, a multi-line scalar or flow
+ * collection, an indented comment, a tab, a CR, a duplicate or non-string
+ * key, a character js-yaml would reject, anything it is not sure of) it
+ * returns null and js-yaml reads the file, and `yaml` after it when there
+ * is an error to word. Plain scalars are resolved by js-yaml's own core
+ * schema, so `1`, `true`, `null`, `~` and `0x1F` mean exactly what they mean
+ * there. The item offsets it reports are the ones js-yaml's events give
+ * (test/load/plain-yaml.test.ts compares both on many documents).
+ */
+
+/** Thrown (and caught in `parsePlain`) when the text leaves the subset. */
+class Unsure extends Error {}
+const UNSURE = new Unsure();
+
+/**
+ * Characters js-yaml refuses anywhere (its non-printable check, lone
+ * surrogates included), and ones this reader leaves to it: tabs, CRs, NEL,
+ * the Unicode line separators and byte-order marks.
+ */
+const OUTSIDE =
+  // eslint-disable-next-line no-control-regex
+  /[\x00-\x09\x0B-\x1F\x7F-\x9F\u2028\u2029\uFEFF\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
+
+/** Character codes the reader compares with, in the order of the string they are read from. */
+const [SPACE, NEWLINE, HASH, COLON, DASH, COMMA, DOUBLE_QUOTE, SINGLE_QUOTE, BACKSLASH] = codes(' \n#:-,"\'\\');
+const [OPEN_BRACKET, CLOSE_BRACKET, OPEN_BRACE, CLOSE_BRACE] = codes('[]{}');
+
+function codes(characters: string): number[] {
+  return [...characters].map((character) => character.charCodeAt(0));
+}
+
+/** A letter, a digit or `_`. */
+function isKeyStart(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f
+  );
+}
+
+/** Characters a plain scalar may not start with: YAML's indicators (`-` only when a space follows, handled apart). */
+function isIndicator(code: number): boolean {
+  return (
+    code === 0x3f || // ?
+    code === COLON ||
+    code === COMMA ||
+    code === OPEN_BRACKET ||
+    code === CLOSE_BRACKET ||
+    code === OPEN_BRACE ||
+    code === CLOSE_BRACE ||
+    code === HASH ||
+    code === 0x26 || // &
+    code === 0x2a || // *
+    code === 0x21 || // !
+    code === 0x7c || // |
+    code === 0x3e || // >
+    code === SINGLE_QUOTE ||
+    code === DOUBLE_QUOTE ||
+    code === 0x25 || // %
+    code === 0x40 || // @
+    code === 0x60 // `
+  );
+}
+
+/**
+ * May a plain scalar start here? Not with an indicator; `-` (YAML also lets
+ * `?` and `:` start one, which is left to js-yaml) only before a letter,
+ * digit or `.`, as in `-1` or `-x`: before a space, a line end or a flow
+ * indicator it means something else.
+ */
+function canStartPlain(text: string, at: number): boolean {
+  const first = text.charCodeAt(at);
+  if (first !== DASH) return !isIndicator(first);
+  const next = text.charCodeAt(at + 1);
+  return isKeyStart(next) || next === 0x2e;
+}
+
+/** The escapes YAML and JSON share with the same meaning; any other makes the reader unsure. */
+function isJsonEscape(code: number): boolean {
+  return (
+    code === DOUBLE_QUOTE ||
+    code === BACKSLASH ||
+    code === 0x2f || // /
+    code === 0x62 || // b
+    code === 0x66 || // f
+    code === 0x6e || // n
+    code === 0x72 || // r
+    code === 0x74 || // t
+    code === 0x75 // u
+  );
+}
+
+class Reader {
+  position = 0;
+  /** The text as Latin-1 bytes when it is ASCII (see `slice`). */
+  readonly #bytes: Buffer | null;
+  constructor(readonly text: string) {
+    this.#bytes = ASCII.test(text) ? Buffer.from(text, 'latin1') : null;
+  }
+
+  /**
+   * A scalar's text as a string of its own. V8 makes a slice of 13 or more
+   * characters a view into the whole file's text, so a loaded task's
+   * message would keep its whole file alive (~330 bytes a task, ~25 MB at
+   * 100,000 tasks after the texts are gone). Copied from the bytes, it holds
+   * only itself.
+   */
+  slice(start: number, end: number): string {
+    return end - start >= 13 && this.#bytes ? this.#bytes.toString('latin1', start, end) : this.text.slice(start, end);
+  }
+
+  /** Column of the first non-space character of the line starting at `lineStart`. */
+  indentAt(lineStart: number): number {
+    let at = lineStart;
+    while (this.text.charCodeAt(at) === SPACE) at++;
+    return at - lineStart;
+  }
+
+  /**
+   * Move to the start of the next line holding content (from a line start),
+   * past blank lines and comment lines. Returns the indent of that line, or -1 at the end of the text.
+   */
+  nextContentLine(): number {
+    const text = this.text;
+    for (;;) {
+      if (this.position >= text.length) return -1;
+      const indent = this.indentAt(this.position);
+      const at = this.position + indent;
+      const code = text.charCodeAt(at);
+      if (at >= text.length) {
+        this.position = text.length;
+        return -1;
+      }
+      if (code === NEWLINE) {
+        this.position = at + 1;
+        continue;
+      }
+      if (code === HASH) {
+        const end = text.indexOf('\n', at);
+        this.position = end === -1 ? text.length : end + 1;
+        continue;
+      }
+      return indent;
+    }
+  }
+
+  skipSpaces(): void {
+    while (this.text.charCodeAt(this.position) === SPACE) this.position++;
+  }
+
+  /** After a value: spaces, an optional ` # comment`, then the end of the line (consumed). */
+  endOfLine(): void {
+    const text = this.text;
+    const before = this.position;
+    this.skipSpaces();
+    const code = text.charCodeAt(this.position);
+    if (code === HASH && this.position > before) {
+      const end = text.indexOf('\n', this.position);
+      this.position = end === -1 ? text.length : end + 1;
+      return;
+    }
+    if (this.position >= text.length) return;
+    if (code !== NEWLINE) throw UNSURE;
+    this.position++;
+  }
+
+  /** A string key of a mapping at the position, up to its `:`; the position is left after `:`. */
+  key(): string {
+    const text = this.text;
+    const start = this.position;
+    KEY.lastIndex = start;
+    if (!KEY.test(text)) throw UNSURE;
+    const key = resolvePlain(text.slice(start, KEY.lastIndex - 1));
+    if (typeof key !== 'string' || key === '__proto__') throw UNSURE;
+    this.position = KEY.lastIndex;
+    return key;
+  }
+
+  /** Does a `key:` start at the position (so `- key: value` opens a mapping)? */
+  looksLikeKey(): boolean {
+    KEY.lastIndex = this.position;
+    return KEY.test(this.text);
+  }
+
+  /**
+   * A block mapping whose keys start at column `indent`; the position is at
+   * its first key. With `itemOffsets` (the document's root), the offsets of
+   * the items of each value that is a sequence are kept under its key.
+   */
+  blockMapping(indent: number, itemOffsets: Map<string, number[]> | null = null): Record<string, unknown> {
+    const map: Record<string, unknown> = {};
+    for (;;) {
+      const key = this.key();
+      if (Object.prototype.hasOwnProperty.call(map, key)) throw UNSURE;
+      const offsets: number[] | null = itemOffsets ? [] : null;
+      const value = this.blockValue(indent, offsets);
+      map[key] = value;
+      if (offsets && Array.isArray(value)) itemOffsets!.set(key, offsets);
+      const next = this.nextContentLine();
+      if (next < indent) return map;
+      if (next > indent) throw UNSURE;
+      this.position += next;
+    }
+  }
+
+  /** A block sequence whose `-` are at column `indent`, at its first `-`; `offsets` receives each item's start. */
+  blockSequence(indent: number, offsets: number[] | null): unknown[] {
+    const text = this.text;
+    const items: unknown[] = [];
+    for (;;) {
+      if (text.charCodeAt(this.position) !== DASH) throw UNSURE;
+      const after = text.charCodeAt(this.position + 1);
+      if (after !== SPACE) throw UNSURE; // `-` alone on its line: left to js-yaml
+      this.position++;
+      this.skipSpaces();
+      const start = this.position;
+      const first = text.charCodeAt(start);
+      offsets?.push(first === DOUBLE_QUOTE || first === SINGLE_QUOTE ? start + 1 : start);
+      items.push(this.looksLikeKey() ? this.blockMapping(this.column(start)) : this.inlineValue(indent, null));
+      const next = this.nextContentLine();
+      if (next < indent) return fitted(items);
+      if (next > indent) throw UNSURE;
+      // Not a `-`: a key of the enclosing mapping, at the sequence's column.
+      if (text.charCodeAt(this.position + next) !== DASH) return fitted(items);
+      this.position += next;
+    }
+  }
+
+  column(offset: number): number {
+    return offset - (this.text.lastIndexOf('\n', offset - 1) + 1);
+  }
+
+  /**
+   * The value after `key:` of a mapping at `indent`: on the same line, or a
+   * block below it (a sequence may sit at the key's own column). `offsets`
+   * receives the item offsets of a sequence.
+   */
+  blockValue(indent: number, offsets: number[] | null): unknown {
+    const text = this.text;
+    this.skipSpaces();
+    const code = text.charCodeAt(this.position);
+    if (this.position < text.length && code !== NEWLINE && code !== HASH) return this.inlineValue(indent, offsets);
+    if (code === HASH) throw UNSURE;
+    if (this.position < text.length) this.position++;
+    const lineStart = this.position;
+    const next = this.nextContentLine();
+    if (next === -1) return null;
+    const first = text.charCodeAt(this.position + next);
+    if (next > indent || (next === indent && first === DASH)) {
+      this.position += next;
+      if (first === DASH) return this.blockSequence(next, offsets);
+      return this.blockMapping(next);
+    }
+    // An empty value: the next line belongs to an enclosing block.
+    this.position = lineStart;
+    return null;
+  }
+
+  /**
+   * A value on the rest of the line (a flow collection, a quoted or a plain
+   * scalar); the line may continue only with a comment. A more indented
+   * line after it would continue it, which is left to js-yaml. `offsets`
+   * receives the item offsets of a flow sequence.
+   */
+  inlineValue(indent: number, offsets: number[] | null): unknown {
+    const text = this.text;
+    const code = text.charCodeAt(this.position);
+    let value: unknown;
+    if (code === OPEN_BRACKET || code === OPEN_BRACE || code === DOUBLE_QUOTE || code === SINGLE_QUOTE) {
+      value = this.flowValue(offsets);
+      this.endOfLine();
+    } else {
+      value = this.blockPlain();
+    }
+    const save = this.position;
+    const next = this.nextContentLine();
+    if (next > indent) throw UNSURE;
+    this.position = save;
+    return value;
+  }
+
+  /** A one-line plain scalar in block context, up to ` #` or the end of the line. */
+  blockPlain(): unknown {
+    const text = this.text;
+    const start = this.position;
+    if (!canStartPlain(text, start)) throw UNSURE;
+    let end = text.indexOf('\n', start);
+    if (end === -1) end = text.length;
+    // Searched in the line alone, so a search never runs on through the rest of the file.
+    const line = text.slice(start, end);
+    const comment = line.indexOf(' #');
+    const stop = comment === -1 ? end : start + comment + 1;
+    const colon = line.indexOf(': ');
+    if ((colon !== -1 && start + colon < stop) || (comment === -1 && line.endsWith(':'))) throw UNSURE;
+    let last = stop;
+    while (last > start && text.charCodeAt(last - 1) === SPACE) last--;
+    if (last === start) throw UNSURE;
+    this.position = end < text.length ? end + 1 : end;
+    return resolvePlain(this.slice(start, last));
+  }
+
+  /** A flow collection or scalar that ends on this line; `offsets` receives a sequence's item starts. */
+  flowValue(offsets: number[] | null): unknown {
+    const text = this.text;
+    const code = text.charCodeAt(this.position);
+    if (code === OPEN_BRACKET) {
+      this.position++;
+      const items: unknown[] = [];
+      for (;;) {
+        this.skipSpaces();
+        if (text.charCodeAt(this.position) === CLOSE_BRACKET) {
+          this.position++;
+          return fitted(items);
+        }
+        const at = this.position;
+        const item = text.charCodeAt(at);
+        offsets?.push(item === DOUBLE_QUOTE || item === SINGLE_QUOTE ? at + 1 : at);
+        items.push(this.flowValue(null));
+        this.skipSpaces();
+        const separator = text.charCodeAt(this.position);
+        if (separator === COMMA) this.position++;
+        else if (separator !== CLOSE_BRACKET) throw UNSURE;
+      }
+    }
+    if (code === OPEN_BRACE) {
+      this.position++;
+      const map: Record<string, unknown> = {};
+      for (;;) {
+        this.skipSpaces();
+        if (text.charCodeAt(this.position) === CLOSE_BRACE) {
+          this.position++;
+          return map;
+        }
+        const key = this.key();
+        if (text.charCodeAt(this.position) !== SPACE) throw UNSURE;
+        if (Object.prototype.hasOwnProperty.call(map, key)) throw UNSURE;
+        this.skipSpaces();
+        map[key] = this.flowValue(null);
+        this.skipSpaces();
+        const separator = text.charCodeAt(this.position);
+        if (separator === COMMA) this.position++;
+        else if (separator !== CLOSE_BRACE) throw UNSURE;
+      }
+    }
+    if (code === DOUBLE_QUOTE) return this.doubleQuoted();
+    if (code === SINGLE_QUOTE) return this.singleQuoted();
+    return this.flowPlain();
+  }
+
+  /** A plain scalar inside a flow collection: up to `,`, `]`, `}`; any `:`, `#` or bracket in it is left to js-yaml. */
+  flowPlain(): unknown {
+    const text = this.text;
+    const start = this.position;
+    if (!canStartPlain(text, start)) throw UNSURE;
+    FLOW_PLAIN.lastIndex = start;
+    if (!FLOW_PLAIN.test(text)) throw UNSURE;
+    const at = FLOW_PLAIN.lastIndex;
+    // It ends at the end of its entry; at a `:`, `#`, bracket, line end or the end of the text it is js-yaml's.
+    const code = text.charCodeAt(at);
+    if (code !== COMMA && code !== CLOSE_BRACKET && code !== CLOSE_BRACE) throw UNSURE;
+    let last = at;
+    while (last > start && text.charCodeAt(last - 1) === SPACE) last--;
+    if (last === start) throw UNSURE;
+    this.position = at;
+    return resolvePlain(this.slice(start, last));
+  }
+
+  /** A one-line double-quoted scalar using only the escapes YAML and JSON share. */
+  doubleQuoted(): string {
+    const text = this.text;
+    const start = this.position + 1;
+    // Most are one line without escapes: matched by the regular expression engine, not character by character.
+    SIMPLE_DOUBLE_QUOTED.lastIndex = this.position;
+    if (SIMPLE_DOUBLE_QUOTED.test(text)) {
+      this.position = SIMPLE_DOUBLE_QUOTED.lastIndex;
+      return this.slice(start, this.position - 1);
+    }
+    let at = start;
+    let escaped = false;
+    for (;;) {
+      const code = text.charCodeAt(at);
+      if (code === DOUBLE_QUOTE) break;
+      if (code === NEWLINE || at >= text.length) throw UNSURE;
+      if (code === BACKSLASH) {
+        if (!isJsonEscape(text.charCodeAt(at + 1))) throw UNSURE;
+        escaped = true;
+        at += 2;
+        continue;
+      }
+      at++;
+    }
+    this.position = at + 1;
+    if (!escaped) return this.slice(start, at);
+    try {
+      return JSON.parse(text.slice(start - 1, at + 1)) as string;
+    } catch {
+      throw UNSURE; // e.g. a short \u escape
+    }
+  }
+
+  /** A one-line single-quoted scalar (`''` is a quote). */
+  singleQuoted(): string {
+    const text = this.text;
+    const start = this.position + 1;
+    let at = start;
+    let doubled = false;
+    for (;;) {
+      const code = text.charCodeAt(at);
+      if (code === NEWLINE || at >= text.length) throw UNSURE;
+      if (code === SINGLE_QUOTE) {
+        if (text.charCodeAt(at + 1) !== SINGLE_QUOTE) break;
+        doubled = true;
+        at += 2;
+        continue;
+      }
+      at++;
+    }
+    this.position = at + 1;
+    const raw = this.slice(start, at);
+    return doubled ? raw.replaceAll("''", "'") : raw;
+  }
+}
+
+const ASCII = /^[\x00-\x7F]*$/;
+
+/**
+ * Sticky patterns (matched at `lastIndex`) for the commonest tokens; the
+ * regular expression engine runs them as machine code from the first file
+ * on, where a loop over characters would run in the interpreter first.
+ */
+/** A key and its `:`, before a space, a line end or the end of the text (keys are at most 1,000 characters). */
+const KEY = /[A-Za-z0-9_][A-Za-z0-9_.\/-]{0,999}:(?=[ \n]|$)/y;
+/** A plain scalar in a flow collection: no `,`, brackets, `#` or line end; `:` only before another character of it. */
+const FLOW_PLAIN = /(?:[^,[\]{}#:\n]|:(?![ ,[\]{}\n]|$))+/y;
+/** A double-quoted scalar on one line without escapes. */
+const SIMPLE_DOUBLE_QUOTED = /"[^"\\\n]*"/y;
+
+/** A list built by `push` has room for 17 items; a copy has room for what it holds (a task's one message). */
+function fitted(items: unknown[]): unknown[] {
+  return items.length < 17 ? items.slice() : items;
+}
+
+/**
+ * The first characters of every plain scalar the core schema may read as
+ * other than a string (`null`, `~`, `true`, `False`, `-1`, `.5`), from the
+ * schema's own tags; null when a tag may match any first character.
+ */
+const IMPLICIT_STARTS = (() => {
+  const starts = new Set<string>();
+  for (const tag of CORE_SCHEMA.tags) {
+    if (tag.nodeKind !== 'scalar' || !tag.implicit) continue;
+    if (tag.implicitFirstChars === null) return null;
+    for (const first of tag.implicitFirstChars) starts.add(first);
+  }
+  return starts;
+})();
+
+/** A plain scalar as js-yaml's core schema reads it (null, booleans, numbers, else the text). */
+function resolvePlain(source: string): unknown {
+  // `desk.get_weather` cannot be anything but a string: no need to ask each tag.
+  if (IMPLICIT_STARTS !== null && source !== '' && !IMPLICIT_STARTS.has(source[0]!)) return source;
+  return CORE_SCHEMA.resolveImplicitScalarTag(source).value;
+}
+
+/**
+ * The value and top-level item offsets of `text` when it lies in the plain
+ * subset this reader knows, or null: then js-yaml must read it.
+ */
+export function parsePlain(text: string): FastParse | null {
+  if (OUTSIDE.test(text)) return null;
+  const reader = new Reader(text);
+  try {
+    // The root is a mapping at column 0 (document markers and directives are not keys: js-yaml reads those).
+    if (reader.nextContentLine() !== 0) return null;
+    const itemOffsets = new Map<string, number[]>();
+    const value = reader.blockMapping(0, itemOffsets);
+    if (reader.nextContentLine() !== -1) return null;
+    return { value, itemOffsets };
+  } catch {
+    // Unsure, or anything else (a nesting too deep for the stack): the precise parsers decide.
+    return null;
+  }
+}

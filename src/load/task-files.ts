@@ -1,0 +1,42 @@
+import { relative, sep } from 'node:path';
+import type { ConfigIssue, Task } from '../spec/index.ts';
+import type { Domain } from '../registry/domain.ts';
+import { projectDistractorSources } from './distractor-sources.ts';
+import { discoverDomainNames, importDomain } from './domains.ts';
+import { checkTaskSet } from './index.ts';
+import { loadSurfaces } from './surfaces.ts';
+import { checkTask, readTasks } from './tasks.ts';
+
+/**
+ * Some task files of one domain, loaded and checked as `loadProject` would
+ * check them (the domain, its surfaces, each task, the set's cross-checks),
+ * for a re-score that grades again only the trials of the task files that
+ * changed (src/run/partial-rescore.ts). `files` are paths relative to
+ * `root`, `/`-separated. Null when anything is wrong: the caller then loads
+ * the whole project, which reports every issue with its file and line.
+ */
+export async function loadTaskFiles(
+  root: string,
+  name: string,
+  files: ReadonlySet<string>,
+): Promise<{ domain: Domain; tasks: Task[] } | null> {
+  const issues: ConfigIssue[] = [];
+  const found = await importDomain(root, name, issues);
+  if (!found) return null;
+  const surfaces = await loadSurfaces(
+    found.dir,
+    root,
+    found.domain,
+    issues,
+    projectDistractorSources(root, await discoverDomainNames(root)),
+  );
+  const surfacesFailed = issues.length > 0;
+  const only = (path: string) => files.has(relative(root, path).split(sep).join('/'));
+  const located = [
+    ...(await readTasks(root, name, 'train', issues, only)),
+    ...(await readTasks(root, name, 'heldout', issues, only)),
+  ];
+  for (const item of located) checkTask(item, found.domain, issues);
+  checkTaskSet(located, surfaces, found.domain, surfacesFailed, issues);
+  return issues.length > 0 ? null : { domain: found.domain, tasks: located.map((item) => item.task) };
+}

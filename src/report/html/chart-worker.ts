@@ -1,0 +1,130 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { TopLevelSpec } from 'vega-lite';
+import { renderChart } from './render-chart.ts';
+
+/** Renders a page's charts: every spec to its SVG, in order (null: no chart, an empty string). */
+export type ChartRenderer = (specs: readonly (TopLevelSpec | null)[]) => Promise<string[]>;
+
+/** In this thread, one chart after another (Vega is imported on the first). */
+export const renderChartsHere: ChartRenderer = async (specs) => {
+  const charts: string[] = [];
+  for (const spec of specs) charts.push(spec ? await renderChart(spec) : '');
+  return charts;
+};
+
+/**
+ * The charts of report.html rendered on the second core. Importing Vega and
+ * Vega-Lite (~200 modules) and rendering the charts was most of the reports
+ * step of a run (~0.3 of its ~0.45 s of main-thread CPU at 10,000 trials),
+ * while the same thread wrote junit.xml and report.md after it. A worker
+ * imports Vega and draws while this thread writes those two and the page's
+ * embedded trials; the page is put together here once its charts come back.
+ * (The run's finalizer starts it once the trials' garbage is handed back, so
+ * its ~40 MB never come on top of that: src/run/finalizer.ts.)
+ *
+ * The worker runs the very `renderChart` of render-chart.ts (so the SVG is
+ * the same bytes as in-process): the compiled module, or in a source
+ * checkout (and the tests) the TypeScript one through tsx, which the worker
+ * registers for itself — a worker thread does not inherit the loader hooks.
+ *
+ * A worker that fails (it could not load, it crashed) rejects `render` with
+ * the reason: the reports step fails, and its caller leaves no report half
+ * written. Used once: `render` ends the worker; `stop` ends an unused one.
+ */
+export interface ChartWorker {
+  render: ChartRenderer;
+  stop(): void;
+}
+
+const require = createRequire(import.meta.url);
+
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const loaded = (async () => {
+  // Vega first, through node's own loader: once tsx is registered every module would go through its hooks too.
+  await Promise.all(workerData.modules.map((url) => import(url)));
+  if (workerData.tsx) (await import(workerData.tsx)).register();
+  return import(workerData.renderer);
+})();
+// A failed load is reported once asked to render (a worker nobody asks is ended unread).
+loaded.catch(() => {});
+parentPort.once('message', async (specs) => {
+  try {
+    const { renderChart } = await loaded;
+    const charts = [];
+    for (const spec of specs) charts.push(spec ? await renderChart(spec) : '');
+    parentPort.postMessage({ charts });
+  } catch (error) {
+    parentPort.postMessage({ error: String((error && error.message) || error) });
+  }
+});
+`;
+
+/**
+ * tsx's loader API, its ES module build: `require.resolve` names the CommonJS
+ * build, whose `register` cannot find its hooks when called from a worker.
+ */
+function tsxLoader(): string {
+  return pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+}
+
+/**
+ * dist/src/report/html/render-chart.js, an entry point of its own in the
+ * build (scripts/build.js). Not found relative to this module: compiled, this
+ * code is bundled into a shared chunk under dist/src/chunks/.
+ */
+function compiledRenderer(): URL {
+  const here = new URL(import.meta.url).href;
+  const distSrc = here.lastIndexOf('/dist/src/');
+  if (distSrc < 0) throw new Error(`report.html: the chart renderer is not beside ${here}`);
+  return new URL('report/html/render-chart.js', here.slice(0, distSrc + '/dist/src/'.length));
+}
+
+/** Start the worker now (it imports Vega at once); render with it later. */
+export function startChartWorker(): ChartWorker {
+  // This module's own extension says which: dist/ (.js) or the TypeScript sources (.ts).
+  const fromSource = new URL(import.meta.url).pathname.endsWith('.ts');
+  const renderer = fromSource ? new URL('./render-chart.ts', import.meta.url) : compiledRenderer();
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: {
+      renderer: renderer.href,
+      modules: ['vega', 'vega-lite'].map((name) => pathToFileURL(require.resolve(name)).href),
+      tsx: fromSource ? tsxLoader() : null,
+    },
+  });
+  // Idle until asked: a run that fails before its reports does not wait for it.
+  worker.unref();
+  let failure: Error | null = null;
+  worker.on('error', (error) => void (failure ??= error));
+  let used = false;
+  return {
+    async render(specs) {
+      if (used) throw new Error('the chart worker renders one page');
+      used = true;
+      worker.ref();
+      try {
+        const reply = await new Promise<{ charts?: string[]; error?: string }>((resolve, reject) => {
+          if (failure) reject(failure);
+          worker.once('message', resolve);
+          worker.once('error', reject);
+          worker.once('exit', (code) => reject(new Error(`exited with code ${code} before the charts were drawn`)));
+          worker.postMessage(specs);
+        });
+        if (reply.error !== undefined || !reply.charts) throw new Error(reply.error ?? 'no charts in its reply');
+        return reply.charts;
+      } catch (error) {
+        throw new Error(`report.html: the chart renderer (a worker thread) failed: ${(error as Error).message}`, {
+          cause: error,
+        });
+      } finally {
+        void worker.terminate();
+      }
+    },
+    stop() {
+      void worker.terminate();
+    },
+  };
+}
