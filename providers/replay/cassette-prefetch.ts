@@ -61,9 +61,7 @@ export function prefetchCassettes(
 ): void {
   dropPrefetchedCassettes();
   if (stampFiles(paths, root).reduce((total, { size }) => total + Math.max(size, 0), 0) < minBytes) return;
-  // A source checkout runs its TypeScript through tsx, in the worker too.
-  const script = import.meta.url.endsWith('.ts') ? './cassette-worker-source.mjs' : './cassette-worker.js';
-  const worker = new Worker(new URL(script, import.meta.url), {
+  const worker = new Worker(workerScript(), {
     workerData: { paths: [...paths], root },
   });
   // Never what keeps a process alive: a run that fails to load exits without waiting for it.
@@ -79,6 +77,20 @@ export function prefetchCassettes(
     worker.once('exit', () => settle(null));
   });
   pending = entry;
+}
+
+/**
+ * The worker's module. A source checkout runs its TypeScript through tsx,
+ * in the worker too. Compiled, this module is bundled into a chunk under
+ * dist/src/chunks/ (scripts/build.js), so the worker is found from dist/:
+ * tsc's own output of cassette-worker.ts, in dist/providers/replay/.
+ */
+function workerScript(): URL {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) return new URL('./cassette-worker-source.mjs', here);
+  const dist = here.lastIndexOf('/dist/');
+  if (dist < 0) return new URL('./cassette-worker.js', here);
+  return new URL('providers/replay/cassette-worker.js', here.slice(0, dist + '/dist/'.length));
 }
 
 /** Wait until a prefetch of these paths has its answer (nothing to wait for when none was started for them). */
