@@ -110,15 +110,6 @@ function failure(error: ToolError): ToolResult {
   return { ok: false, error };
 }
 
-/** Would `await` wait for it? (Only then can the call's boundary still fire.) */
-function isThenable(value: unknown): boolean {
-  return (
-    (typeof value === 'object' || typeof value === 'function') &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
-}
-
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -327,25 +318,9 @@ class ToolRegistry<State> implements Registry<State> {
       sleep: simulated ? (ms) => simulated.sleep(ms, controller.signal) : (ms) => abortableSleep(ms, controller.signal),
     };
 
-    // 7–8 at once when there is no key to claim and the handler returns
-    // without a promise (a fixture tool): it has finished before any timer
-    // could fire, so the boundary's race is decided already and is skipped
-    // (a timer, listeners and promises per call). Not when the outer signal
-    // is aborted or simulated time has run out: the boundary would then
-    // answer with its cancel or timeout, so the call goes through it.
-    let started: { returned: unknown } | { threw: unknown } | null = null;
-    if (key === null && context.signal?.aborted !== true) {
-      started = this.#startHandler(tool, input, handlerContext, context.owner);
-      if (!('returned' in started && isThenable(started.returned)) && simulated?.hasExpired !== true) {
-        if (simulated) context.simulatedTime!.elapsedMs = simulated.elapsedMs;
-        return this.#handlerResult(tool, started, context.owner);
-      }
-    }
-
     // 6–8: claim the key, run the handler, validate its output. `fresh` is
     // false when the handler did not run (replay, conflict, in progress).
     const work = (async (): Promise<{ result: ToolResult; fresh: boolean }> => {
-      if (started !== null) return { fresh: true, result: await this.#settleHandler(tool, started, context.owner) };
       if (key !== null) {
         const claim = await context.receipts.claim(tool.name, key, fingerprint);
         if (claim.kind === 'receipt') {
@@ -442,53 +417,16 @@ class ToolRegistry<State> implements Registry<State> {
   }
 
   /** 7–8: run the handler, contain a throw, check what it returned. */
-  #runHandler(
+  async #runHandler(
     tool: RegistryTool<State>,
     input: unknown,
     handlerContext: HandlerContext<State>,
     owner: unknown,
   ): Promise<ToolResult> {
-    return this.#settleHandler(tool, this.#startHandler(tool, input, handlerContext, owner), owner);
-  }
-
-  /** 7: call the handler; what it returned (maybe a promise) or threw synchronously. */
-  #startHandler(
-    tool: RegistryTool<State>,
-    input: unknown,
-    handlerContext: HandlerContext<State>,
-    owner: unknown,
-  ): { returned: unknown } | { threw: unknown } {
-    try {
-      return { returned: callUserCode(tool.userCode.handler, () => tool.spec.handler(input, handlerContext), owner) };
-    } catch (error) {
-      return { threw: error };
-    }
-  }
-
-  /** 7–8 once the handler has settled: its returned promise awaited, as `#handlerResult`. */
-  async #settleHandler(
-    tool: RegistryTool<State>,
-    started: { returned: unknown } | { threw: unknown },
-    owner: unknown,
-  ): Promise<ToolResult> {
-    if ('threw' in started) return this.#handlerResult(tool, started, owner);
     let returned: unknown;
     try {
-      returned = await started.returned;
+      returned = await callUserCode(tool.userCode.handler, () => tool.spec.handler(input, handlerContext), owner);
     } catch (error) {
-      return this.#handlerResult(tool, { threw: error }, owner);
-    }
-    return this.#handlerResult(tool, { returned }, owner);
-  }
-
-  /** 7–8 of a settled handler: contain a throw, check what it returned. */
-  #handlerResult(
-    tool: RegistryTool<State>,
-    settled: { returned: unknown } | { threw: unknown },
-    owner: unknown,
-  ): ToolResult {
-    if ('threw' in settled) {
-      const error = settled.threw;
       if (error instanceof ToolEnvironmentError) throw error;
       return failure(
         toolError('handler_exception', `${tool.name} failed unexpectedly; the failure was contained.`, {
@@ -498,7 +436,6 @@ class ToolRegistry<State> implements Registry<State> {
         }),
       );
     }
-    const returned = settled.returned;
     if (isHandlerFailure(returned)) {
       const error = toolSchemaOf(ToolError).validate(returned.error);
       if (error.ok) return failure(error.value);

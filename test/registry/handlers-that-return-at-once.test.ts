@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { createRegistry, MemoryReceiptStore, type InvokeContext, type ToolSpec } from '../../src/registry/index.ts';
 import { RuntimeContract, ToolEnvironmentError, type SideEffect, type ToolResult } from '../../src/spec/index.ts';
 
-// A handler that returns without a promise has finished before the timeout
-// boundary could fire, so the registry answers at once (registry.ts, step 5).
-// These pin what must not change with that: the boundary's cancel and
-// timeout still win where they did, and a handler that does wait still sees
-// its signal aborted when the boundary fires.
+// A handler's abort signal is made only when it is read, and simulated
+// time's expiry only when the boundary waits on it (boundary.ts,
+// tool-time.ts). These pin what must not change with that: the boundary's
+// cancel and timeout win where they did, a handler that waits still sees
+// its signal aborted when the boundary fires, and a call takes the
+// microtask turns it took (concurrent replayed trials finish in that order).
 
 interface State {
   log: string[];
@@ -72,6 +73,25 @@ describe('a handler that returns at once', () => {
       replayed: false,
     });
     expect(ctx.state.log).toEqual(['echo']);
+  });
+
+  it('answers on the same microtask turn as before, so concurrent trials keep their order', async () => {
+    // 11: what invoke takes for such a handler (a replayed run's trials.jsonl
+    // order, and the failures its reports show first, depend on it).
+    for (const simulatedTime of [undefined, { elapsedMs: 0 }]) {
+      const registry = createRegistry(tools, []);
+      let turns = 0;
+      let done = false;
+      const spin = (async () => {
+        while (!done) {
+          turns += 1;
+          await undefined;
+        }
+      })();
+      await registry.invoke({ tool: 'sync.echo', arguments: {} }, context({ simulatedTime })).then(() => (done = true));
+      await spin;
+      expect(turns).toBe(11);
+    }
   });
 
   it('is cancelled when the outer signal was already aborted (the handler still ran, as before)', async () => {
