@@ -42,14 +42,12 @@ interface Cell {
 
 const SEP = '\u0000';
 
-/** Do two trials count into the same cell and task tally? */
-function sameTaskAndCell(left: TrialRecord, right: TrialRecord): boolean {
+/** Do two trials count into the same cell? */
+function sameCell(left: TrialRecord, right: TrialRecord): boolean {
   return (
-    left.task === right.task &&
     left.surface === right.surface &&
     left.model === right.model &&
     left.provider === right.provider &&
-    left.domain === right.domain &&
     left.split === right.split &&
     left.kind === right.kind
   );
@@ -118,17 +116,15 @@ export function createAggregator(options: AggregatorOptions): Aggregator {
     return cell;
   }
 
-  // A task's trials mostly arrive one after another: the last trial's cell and task key are reused.
-  let last: { record: TrialRecord; cell: Cell; taskKey: string } | undefined;
+  // Trials of one cell mostly arrive one after another: the last trial's cell is reused (no key to build).
+  let last: { record: TrialRecord; cell: Cell } | undefined;
 
   return {
     add(record) {
       const facts = trialFacts(record);
-      if (last === undefined || !sameTaskAndCell(last.record, record)) {
-        last = { record, cell: cellOf(record), taskKey: record.domain + SEP + record.task };
-      }
-      const { cell, taskKey } = last;
-      for (const counters of cell.groups) counters.add(record, taskKey, facts);
+      if (last === undefined || !sameCell(last.record, record)) last = { record, cell: cellOf(record) };
+      const { cell } = last;
+      for (const counters of cell.groups) counters.add(record, facts);
       if (
         facts !== null &&
         kindRules(record.kind).confusion &&

@@ -4,12 +4,7 @@ import { countFlips, wilsonInterval } from '../stats/index.ts';
 import { meanOverTasksSeries, passAtKSeries, passHatKSeries } from '../stats/pass-at-k.ts';
 import { Reservoir } from './reservoir.ts';
 import { RetrievalCounters } from './retrieval-counters.ts';
-
-/** Successes and scored trials of one task within one group (for pass@k, pass^k, flip rate). */
-interface TaskTally {
-  n: number;
-  c: number;
-}
+import { TaskTallies } from './task-tallies.ts';
 
 /** A rate with its Wilson 95% interval; value and interval null when n = 0. */
 export function rate(successes: number, n: number): Rate {
@@ -43,7 +38,8 @@ export class GroupCounters {
   schemaTokens = 0;
   schemaBytes = 0;
   readonly abstentions: Record<string, number> = {};
-  readonly tasks = new Map<string, TaskTally>();
+  /** Per task: scored trials and successes. */
+  readonly tasks = new TaskTallies();
   readonly inputTokens: Reservoir;
   readonly outputTokens: Reservoir;
   readonly latency: Reservoir;
@@ -57,7 +53,7 @@ export class GroupCounters {
   }
 
   /** Count one trial; `facts` is null for an errored trial (kept out of every rate). */
-  add(record: TrialRecord, taskKey: string, facts: TrialFacts | null): void {
+  add(record: TrialRecord, facts: TrialFacts | null): void {
     this.trials += 1;
     // Tokens, latency and cost are spent whether or not the trial errored.
     this.inputTokens.add(record.usage.input_tokens);
@@ -90,23 +86,16 @@ export class GroupCounters {
     this.recoverySeen += facts.recoverySeen;
     this.unnecessaryCalls += facts.unnecessaryCalls;
     if (facts.abstention !== null) this.abstentions[facts.abstention] = (this.abstentions[facts.abstention] ?? 0) + 1;
-    let tally = this.tasks.get(taskKey);
-    if (tally === undefined) {
-      tally = { n: 0, c: 0 };
-      this.tasks.set(taskKey, tally);
-    }
-    tally.n += 1;
-    if (facts.success) tally.c += 1;
+    this.tasks.add(record.domain, record.task, facts.success);
   }
 
   /** The metrics of SPEC §5 for this group. */
   metrics(price: Price | undefined): Metrics {
     // In task-key order: a float sum depends on its order, and the summary must
     // not depend on which trial finished first (concurrency, simulated tool time).
-    const tasks = [...this.tasks.entries()]
-      .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
-      .map(([, tally]) => tally);
-    const maxK = tasks.length === 0 ? 0 : Math.min(...tasks.map((task) => task.n));
+    const tasks = this.tasks.sorted();
+    let maxK = tasks.length === 0 ? 0 : Infinity;
+    for (const task of tasks) maxK = Math.min(maxK, task.n);
     const flips = countFlips(tasks);
     const count = (value: number, n: number): Count => ({ count: value, n });
     const inputTokens = this.inputTokens.distribution();

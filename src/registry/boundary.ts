@@ -25,6 +25,35 @@ export function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
 export type BoundaryOutcome<T> = { kind: 'done'; value: T } | { kind: 'timeout' } | { kind: 'cancelled' };
 
 /**
+ * An AbortController made only when its signal is first read. A call whose
+ * handler finishes synchronously and never looks at `signal` (a fixture
+ * tool: most calls of a replayed run) never needs one, and making one per
+ * call was a measurable share of a replayed trial (an AbortSignal is an
+ * EventTarget). Aborted before it was made, it is made aborted, with the
+ * same reason, so the handler sees exactly what an eager controller shows.
+ */
+export class LazyAbortController {
+  #controller: AbortController | null = null;
+  #aborted = false;
+  #reason: unknown = undefined;
+
+  get signal(): AbortSignal {
+    if (this.#controller === null) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#reason);
+    }
+    return this.#controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    this.#controller?.abort(reason);
+  }
+}
+
+/**
  * Race `work` against a timer (and, on simulated time, the call's simulated
  * deadline) and an outer signal. Whichever ends first
  * wins; on a timeout or cancel, `controller` is aborted so the handler stops
@@ -33,7 +62,12 @@ export type BoundaryOutcome<T> = { kind: 'done'; value: T } | { kind: 'timeout' 
  */
 export async function raceBoundary<T>(
   work: Promise<T>,
-  options: { timeoutMs: number; controller: AbortController; outer?: AbortSignal; expired?: Promise<void> },
+  options: {
+    timeoutMs: number;
+    controller: Pick<AbortController, 'abort'>;
+    outer?: AbortSignal;
+    expired?: Promise<void>;
+  },
 ): Promise<BoundaryOutcome<T>> {
   const { timeoutMs, controller, outer, expired } = options;
   let timer: ReturnType<typeof setTimeout> | undefined;

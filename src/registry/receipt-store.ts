@@ -54,8 +54,17 @@ interface PendingClaim {
 
 /** Receipts in a Map: one per trial, gone with the process. */
 export class MemoryReceiptStore implements ReceiptStore {
-  readonly #receipts = new Map<string, Receipt>();
-  readonly #claims = new Map<string, PendingClaim>();
+  // Made on first use: every trial gets a store, and most never call a tool with an idempotency key.
+  #receiptMap: Map<string, Receipt> | null = null;
+  #claimMap: Map<string, PendingClaim> | null = null;
+
+  get #receipts(): Map<string, Receipt> {
+    return (this.#receiptMap ??= new Map());
+  }
+
+  get #claims(): Map<string, PendingClaim> {
+    return (this.#claimMap ??= new Map());
+  }
 
   async get(tool: string, key: string): Promise<Receipt | undefined> {
     return this.#receipts.get(`${tool}\n${key}`);

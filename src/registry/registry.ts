@@ -10,13 +10,13 @@ import type {
   ToolResult,
 } from '../spec/index.ts';
 import { actionOf, resolveContract } from './contract.ts';
-import { abortableSleep, raceBoundary, withKeyLock } from './boundary.ts';
+import { LazyAbortController, abortableSleep, raceBoundary, withKeyLock } from './boundary.ts';
 import { SimulatedCallTime } from './tool-time.ts';
 import { isHandlerFailure } from './fail.ts';
 import { approvalFingerprint } from './fingerprint.ts';
 import { callUserCode } from './user-code-marker.ts';
 import type { ReceiptStore } from './receipt-store.ts';
-import { toolSchemaOf, type ToolSchema, type Violation } from './schema/index.ts';
+import { toolSchemaOf, type ToolSchema, type Validation, type Violation } from './schema/index.ts';
 import type { HandlerContext, ToolSpec } from './tool-spec.ts';
 
 /** Everything one call needs besides the call itself. */
@@ -38,6 +38,12 @@ export interface InvokeContext<State> {
   simulatedTime?: { elapsedMs: number };
   /** Who the call is for (a trial): named if its user code blocks the run (user-code-marker.ts). */
   owner?: unknown;
+  /**
+   * The caller has just run `checkInput` on this tool and this very
+   * arguments object, and nothing has changed it since: that validation is
+   * used instead of a second one (step 2).
+   */
+  inputChecked?: boolean;
 }
 
 /** The typed dispatcher (SPEC §4). */
@@ -124,6 +130,15 @@ function replayOf(result: ToolResult): ToolResult {
 
 class ToolRegistry<State> implements Registry<State> {
   readonly #tools: Map<string, RegistryTool<State>>;
+  /**
+   * The last `checkInput`, for an `invoke` that says so (`inputChecked`) to
+   * reuse instead of validating again: the runner checks each call (its
+   * `schema_valid`) and then invokes it. Validation copies the arguments
+   * (ajv fills defaults in place) and the copy becomes the handler's input,
+   * so it is handed to one invoke only. Checked and invoked synchronously,
+   * so trials sharing the registry cannot interleave there.
+   */
+  #lastCheck: { tool: RegistryTool<State>; args: unknown; checked: Validation<unknown> } | null = null;
 
   constructor(tools: Map<string, RegistryTool<State>>) {
     this.#tools = tools;
@@ -155,6 +170,7 @@ class ToolRegistry<State> implements Registry<State> {
     const tool = this.#tools.get(name);
     if (!tool) return { ok: false, violations: [{ path: '(root)', message: `unknown tool "${name}"` }] };
     const checked = callUserCode(tool.userCode.input, () => tool.input.validate(args), owner);
+    this.#lastCheck = { tool, args, checked };
     return checked.ok ? { ok: true } : { ok: false, violations: checked.violations };
   }
 
@@ -189,7 +205,12 @@ class ToolRegistry<State> implements Registry<State> {
 
     // 2. validate input
     // A user's schema is user code too (a zod refinement, a regex that backtracks).
-    const checked = callUserCode(tool.userCode.input, () => tool.input.validate(call.arguments), context.owner);
+    const last = this.#lastCheck;
+    this.#lastCheck = null;
+    const checked =
+      context.inputChecked === true && last !== null && last.tool === tool && last.args === call.arguments
+        ? last.checked
+        : callUserCode(tool.userCode.input, () => tool.input.validate(call.arguments), context.owner);
     if (!checked.ok) {
       return failure(
         toolError('invalid_arguments', `The arguments for ${tool.name} do not match its input schema.`, {
@@ -256,7 +277,7 @@ class ToolRegistry<State> implements Registry<State> {
     context: InvokeContext<State>,
   ): Promise<ToolResult> {
     const runtime = tool.runtime;
-    const controller = new AbortController();
+    const controller = new LazyAbortController();
     const simulated = context.simulatedTime ? new SimulatedCallTime(runtime.timeout_ms) : null;
     let wrote = false;
     /** This call's claim on the key while it holds one; null before claiming and once settled. */
@@ -282,7 +303,9 @@ class ToolRegistry<State> implements Registry<State> {
     const handlerContext: HandlerContext<State> = {
       state: context.state,
       actor: context.actor,
-      signal: controller.signal,
+      get signal() {
+        return controller.signal;
+      },
       recordEffect: (effect) => {
         wrote = true;
         context.effects.push({

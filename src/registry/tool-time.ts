@@ -26,13 +26,14 @@ export class SimulatedCallTime {
   /** Simulated milliseconds the handler has slept so far. */
   elapsedMs = 0;
   readonly #timeoutMs: number;
-  readonly #expired: Promise<void>;
-  #expire!: () => void;
+  /** Made when the boundary first asks for it: a call whose handler finishes at once never does. */
+  #expired: Promise<void> | null = null;
+  #expire: (() => void) | null = null;
   #timeoutArmed = false;
+  #hasExpired = false;
 
   constructor(timeoutMs: number) {
     this.#timeoutMs = timeoutMs;
-    this.#expired = new Promise((resolve) => (this.#expire = resolve));
   }
 
   /** The boundary arms the call's timeout now: a later sleep that ends exactly at it loses the tie. */
@@ -40,8 +41,14 @@ export class SimulatedCallTime {
     this.#timeoutArmed = true;
   }
 
+  /** Has simulated time reached the timeout (the call has timed out, whatever its handler returned)? */
+  get hasExpired(): boolean {
+    return this.#hasExpired;
+  }
+
   /** Settles when simulated time reaches the timeout (the boundary then times the call out). */
   get expired(): Promise<void> {
+    this.#expired ??= this.#hasExpired ? Promise.resolve() : new Promise((resolve) => (this.#expire = resolve));
     return this.#expired;
   }
 
@@ -59,7 +66,8 @@ export class SimulatedCallTime {
       return Promise.resolve();
     }
     this.elapsedMs = this.#timeoutMs;
-    this.#expire();
+    this.#hasExpired = true;
+    this.#expire?.();
     return new Promise((_resolve, reject) =>
       signal.addEventListener('abort', () => reject(signal.reason), { once: true }),
     );

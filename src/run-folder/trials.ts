@@ -16,6 +16,8 @@ import { isTrialRecordShape } from '../spec/index.ts';
 import { trialLine } from './graded-tail.ts';
 
 const NEWLINE = 0x0a;
+/** The appender's first batch buffer: 64 replayed trials of ~3 KB fit; it grows for larger lines. */
+const INITIAL_BATCH_BYTES = 256 * 1024;
 
 /** One line of `trials.jsonl` as text: `complete` is false for a last line with no newline (maybe torn by a crash). */
 export interface TrialLine {
@@ -237,7 +239,16 @@ export class TrialAppender {
   readonly #write: AppendWrite;
   readonly #batchLines: number;
   readonly #onFailure: ((error: unknown) => void) | undefined;
-  #pending: string[] = [];
+  /**
+   * The gathered lines, already UTF-8 (`#used` bytes of `#batch`, `#lines`
+   * lines). Each line is encoded as it is appended, so its string dies at
+   * once: kept as strings until the write, a batch's lines outlived the
+   * young generation (a replay's GC work) and were then joined into one
+   * string of ~200 KB, copied once more, in the large-object space.
+   */
+  #batch = Buffer.allocUnsafe(INITIAL_BATCH_BYTES);
+  #used = 0;
+  #lines = 0;
   #scheduled: NodeJS.Immediate | null = null;
   #failed = false;
   #written = 0;
@@ -262,8 +273,8 @@ export class TrialAppender {
 
   append(record: TrialRecord): void {
     if (this.#failed) throw new Error(`${this.#file}: append after a failed write`);
-    this.#pending.push(`${trialLine(record)}\n`);
-    if (this.#pending.length >= this.#batchLines) this.flush();
+    this.#gather(trialLine(record));
+    if (this.#lines >= this.#batchLines) this.flush();
     else
       this.#scheduled ??= setImmediate(() => {
         this.#scheduled = null;
@@ -275,29 +286,44 @@ export class TrialAppender {
       });
   }
 
+  /** Add one line (and its newline) to the batch, growing it when the line may not fit. */
+  #gather(line: string): void {
+    // At most 3 bytes per UTF-16 unit, plus the newline.
+    const room = this.#used + line.length * 3 + 1;
+    if (room > this.#batch.length) {
+      const grown = Buffer.allocUnsafe(Math.max(room, this.#batch.length * 2));
+      this.#batch.copy(grown, 0, 0, this.#used);
+      this.#batch = grown;
+    }
+    this.#used += this.#batch.write(line, this.#used);
+    this.#batch[this.#used++] = NEWLINE;
+    this.#lines += 1;
+  }
+
   /** Write the gathered lines now. */
   flush(): void {
     if (this.#scheduled !== null) {
       clearImmediate(this.#scheduled);
       this.#scheduled = null;
     }
-    if (this.#pending.length === 0 || this.#failed) return;
-    const lines = this.#pending.length;
-    const text = lines === 1 ? this.#pending[0]! : this.#pending.join('');
-    this.#pending = [];
+    if (this.#lines === 0 || this.#failed) return;
+    const lines = this.#lines;
+    const bytes = this.#batch.subarray(0, this.#used);
     try {
-      // Written as a string (no intermediate Buffer); a short write is rare on a local file, but finishing it keeps lines whole.
-      const written = this.#write(this.#fd, text);
-      if (written < Buffer.byteLength(text)) this.#finish(Buffer.from(text, 'utf8'), written);
+      // A short write is rare on a local file, but finishing it keeps lines whole.
+      let written = 0;
+      while (written < bytes.length) written += this.#write(this.#fd, bytes, written);
     } catch (error) {
       this.#failed = true;
       throw writeError(this.#file, error);
+    } finally {
+      // Nothing is written twice: after a failed write nothing more is written at all.
+      this.#used = 0;
+      this.#lines = 0;
+      // A batch grown for a few huge lines is not kept for the rest of the run.
+      if (this.#batch.length > 4 * INITIAL_BATCH_BYTES) this.#batch = Buffer.allocUnsafe(INITIAL_BATCH_BYTES);
     }
     this.#written += lines;
-  }
-
-  #finish(bytes: Buffer, written: number): void {
-    while (written < bytes.length) written += this.#write(this.#fd, bytes, written);
   }
 
   /** Cut a partial last line left by a failed write; returns the bytes cut. */

@@ -20,14 +20,15 @@ export type ApprovalPolicy = Task['approve'];
 export class ApprovalLedger {
   readonly #policy: ApprovalPolicy;
   readonly #actions: ReadonlyMap<string, ActionSpec>;
-  /** `${action}\n${fingerprint}` of every approval granted so far. */
-  readonly #granted = new Set<string>();
+  /** `${action}\n${fingerprint}` of every approval granted so far (only `after_preview` grants any). */
+  readonly #granted: Set<string> | null;
   /** The last fingerprint made: one call asks about the same action and arguments up to three times. */
   #last: { action: string; args: unknown; fingerprint: string } | null = null;
 
   constructor(policy: ApprovalPolicy, actions: readonly ActionSpec[]) {
     this.#policy = policy;
     this.#actions = actionIndex(actions);
+    this.#granted = policy === 'after_preview' ? new Set() : null;
   }
 
   #fingerprint(action: string, args: unknown): string {
@@ -42,7 +43,7 @@ export class ApprovalLedger {
   isApproved(action: string, args: unknown): boolean {
     if (this.#policy === 'all') return true;
     if (this.#policy === 'none') return false;
-    return this.#granted.has(`${action}\n${this.#fingerprint(action, args)}`);
+    return this.#granted!.has(`${action}\n${this.#fingerprint(action, args)}`);
   }
 
   /**
@@ -64,7 +65,7 @@ export class ApprovalLedger {
   noteSuccess(action: string, args: unknown): void {
     if (this.#policy !== 'after_preview') return;
     for (const write of this.#actions.values()) {
-      if (write.preview === action) this.#granted.add(`${write.id}\n${this.#fingerprint(write.id, args)}`);
+      if (write.preview === action) this.#granted!.add(`${write.id}\n${this.#fingerprint(write.id, args)}`);
     }
   }
 }

@@ -31,20 +31,27 @@ const sameFailure = (message: string) => message.replace(/ \(after \d+ attempts\
  * as errored trials, not a reason to stop.
  */
 export function createEarlyStop(limit: number = SAME_FAILURE_LIMIT): EarlyStop {
-  const first = new Map<string, { message: string | null; count: number; healthy: boolean }>();
+  type Seen = { message: string | null; count: number; healthy: boolean };
+  const first = new Map<string, Seen>();
+  // The provider of the last trial: a run's trials mostly come from one, so no key is built per trial.
+  let last: { provider: string; model: string; seen: Seen } | null = null;
+  const reason = (record: TrialRecord, message: string): EarlyStopReason => ({
+    provider: record.provider,
+    model: record.model,
+    message,
+  });
   return {
     observe(record) {
-      const reason = (message: string): EarlyStopReason => ({
-        provider: record.provider,
-        model: record.model,
-        message,
-      });
       if (record.status === 'errored' && record.error?.scope === 'run') {
-        return reason(`${record.error.message} — this fails every request, so the run stopped`);
+        return reason(record, `${record.error.message} — this fails every request, so the run stopped`);
       }
-      const key = `${record.provider}\n${record.model}`;
-      const seen = first.get(key) ?? { message: null, count: 0, healthy: false };
-      first.set(key, seen);
+      if (last === null || last.provider !== record.provider || last.model !== record.model) {
+        const key = `${record.provider}\n${record.model}`;
+        let entry = first.get(key);
+        if (entry === undefined) first.set(key, (entry = { message: null, count: 0, healthy: false }));
+        last = { provider: record.provider, model: record.model, seen: entry };
+      }
+      const seen = last.seen;
       if (seen.healthy) return null;
       if (record.status !== 'errored') {
         seen.healthy = true;
@@ -57,7 +64,9 @@ export function createEarlyStop(limit: number = SAME_FAILURE_LIMIT): EarlyStop {
       }
       seen.message = message;
       seen.count += 1;
-      return seen.count >= limit ? reason(`the first ${limit} trials all failed the same way: ${message}`) : null;
+      return seen.count >= limit
+        ? reason(record, `the first ${limit} trials all failed the same way: ${message}`)
+        : null;
     },
   };
 }

@@ -140,6 +140,8 @@ export async function executeProposal(
         signal: context.signal,
         simulatedTime,
         owner: context.owner,
+        // checkProposal validated these arguments just now (schema_valid): the registry reuses it.
+        inputChecked: true,
       },
     );
   } catch (caught) {

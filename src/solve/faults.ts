@@ -15,6 +15,8 @@ export class FaultSchedule {
 
   /** Count a call of `action` and return the fault it hits, if any. */
   next(action: string): Fault | null {
+    // Most tasks declare no faults: nothing to count.
+    if (this.#faults.length === 0) return null;
     const count = (this.#calls.get(action) ?? 0) + 1;
     this.#calls.set(action, count);
     return this.#faults.find((fault) => fault.action === action && fault.on_call === count) ?? null;

@@ -72,5 +72,20 @@ export function buildRequest(options: {
   };
   // Only a native deferred request has it: other requests (and their hashes) are as before.
   if (deferred?.tool_search) request.tool_search = deferred.tool_search;
-  return tools.every(isToolDefinitionShape) ? request : ModelRequest.parse(request);
+  return normalTools(tools) ? request : ModelRequest.parse(request);
+}
+
+/**
+ * Tools arrays already found normalised. A request sends the same array
+ * every turn (a surface's payload, or its per-actor filtered copy), and a
+ * loaded surface is never changed, so each array is checked once rather
+ * than at every turn of every trial.
+ */
+const normalised = new WeakSet<readonly ToolDefinition[]>();
+
+function normalTools(tools: readonly ToolDefinition[]): boolean {
+  if (normalised.has(tools)) return true;
+  if (!tools.every(isToolDefinitionShape)) return false;
+  normalised.add(tools);
+  return true;
 }

@@ -111,6 +111,17 @@ describe('TrialAppender and repairTrials', () => {
     expect(await read(dir)).toEqual(written);
   });
 
+  it('batched: a line larger than the batch buffer, and lines after it, are written whole', async () => {
+    const dir = runWith('');
+    const appender = new TrialAppender(dir, { batchLines: 64 });
+    const huge = (trial: number) => ({ ...records[1]!, trial, final_text: `${'€ — 票 '.repeat(60_000)}end` });
+    const written = [records[0]!, huge(10), records[1]!, huge(11), { ...records[0]!, trial: 12 }];
+    for (const record of written) appender.append(record);
+    appender.close();
+    expect(appender.written).toBe(5);
+    expect(await read(dir)).toEqual(written);
+  });
+
   it('batched: lines reach the file at n lines or at the next turn of the event loop; close writes the rest', async () => {
     const dir = runWith('');
     const file = path.join(dir, RUN_FILES.trials);
