@@ -26,8 +26,14 @@ execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, 
 const esbuild = createRequire(require.resolve('tsx/package.json'))('esbuild');
 await esbuild.build({
   absWorkingDir: new URL('.', root).pathname,
-  // The chart renderer too: a worker thread imports it by its path (src/report/html/chart-worker.ts).
-  entryPoints: ['dist/src/index.js', 'dist/src/cli/main.js', 'dist/src/report/html/render-chart.js'],
+  // The chart renderer and the cassette reader too: worker threads import them
+  // by their paths (src/report/html/chart-worker.ts, providers/replay/cassette-prefetch.ts).
+  entryPoints: [
+    'dist/src/index.js',
+    'dist/src/cli/main.js',
+    'dist/src/report/html/render-chart.js',
+    'dist/providers/replay/cassette-worker.js',
+  ],
   outdir: 'dist',
   outbase: 'dist',
   chunkNames: 'src/chunks/[name]-[hash]',

@@ -83,7 +83,7 @@ export function prefetchCassettes(
  * The worker's module. A source checkout runs its TypeScript through tsx,
  * in the worker too. Compiled, this module is bundled into a chunk under
  * dist/src/chunks/ (scripts/build.js), so the worker is found from dist/:
- * tsc's own output of cassette-worker.ts, in dist/providers/replay/.
+ * dist/providers/replay/cassette-worker.js, an entry point of the build.
  */
 function workerScript(): URL {
   const here = import.meta.url;
