@@ -89,6 +89,11 @@ export function startChartWorker(): ChartWorker {
   const renderer = fromSource ? new URL('./render-chart.ts', import.meta.url) : compiledRenderer();
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
+    // Vega's drawing would grow the worker's young generation to V8's default
+    // maximum, tens of MB on top of a large run's peak (the worker starts at
+    // the end of the run); 4 MB measured no slower at 10,000 trials and kept
+    // the peak ~10–30 MB lower (docs/performance.md, round 7).
+    resourceLimits: { maxYoungGenerationSizeMb: 4 },
     workerData: {
       renderer: renderer.href,
       modules: ['vega', 'vega-lite'].map((name) => pathToFileURL(require.resolve(name)).href),
