@@ -6,6 +6,7 @@ import { openCassette } from './cassette-file.ts';
 import { CassetteSource } from './cassette-index.ts';
 import { expandGlob } from './glob.ts';
 import { RecordedTurns, type RecordedTurnsSnapshot } from './recorded-turns.ts';
+import { distModule } from '../../src/spec/dist-module.ts';
 
 /**
  * Reading and indexing a run's cassettes on the second core while the
@@ -82,15 +83,13 @@ export function prefetchCassettes(
 /**
  * The worker's module. A source checkout runs its TypeScript through tsx,
  * in the worker too. Compiled, this module is bundled into a chunk under
- * dist/src/chunks/ (scripts/build.js), so the worker is found from dist/:
- * dist/providers/replay/cassette-worker.js, an entry point of the build.
+ * dist/src/chunks/ (scripts/build.js), so the worker is found from dist/
+ * (`distModule`): dist/providers/replay/cassette-worker.js.
  */
 function workerScript(): URL {
   const here = import.meta.url;
   if (here.endsWith('.ts')) return new URL('./cassette-worker-source.mjs', here);
-  const dist = here.lastIndexOf('/dist/');
-  if (dist < 0) return new URL('./cassette-worker.js', here);
-  return new URL('providers/replay/cassette-worker.js', here.slice(0, dist + '/dist/'.length));
+  return distModule(here, 'providers/replay/cassette-worker.js') ?? new URL('./cassette-worker.js', here);
 }
 
 /** Wait until a prefetch of these paths has its answer (nothing to wait for when none was started for them). */

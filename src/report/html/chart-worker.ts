@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TopLevelSpec } from 'vega-lite';
 import { renderChart } from './render-chart.ts';
+import { distModule } from '../../spec/dist-module.ts';
 
 /** Renders a page's charts: every spec to its SVG, in order (null: no chart, an empty string). */
 export type ChartRenderer = (specs: readonly (TopLevelSpec | null)[]) => Promise<string[]>;
@@ -70,16 +71,11 @@ function tsxLoader(): string {
   return pathToFileURL(require.resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
 }
 
-/**
- * dist/src/report/html/render-chart.js, an entry point of its own in the
- * build (scripts/build.js). Not found relative to this module: compiled, this
- * code is bundled into a shared chunk under dist/src/chunks/.
- */
+/** dist/src/report/html/render-chart.js, an entry point of the build (see `distModule`). */
 function compiledRenderer(): URL {
-  const here = new URL(import.meta.url).href;
-  const distSrc = here.lastIndexOf('/dist/src/');
-  if (distSrc < 0) throw new Error(`report.html: the chart renderer is not beside ${here}`);
-  return new URL('report/html/render-chart.js', here.slice(0, distSrc + '/dist/src/'.length));
+  const renderer = distModule(import.meta.url, 'src/report/html/render-chart.js');
+  if (!renderer) throw new Error(`report.html: the chart renderer is not beside ${import.meta.url}`);
+  return renderer;
 }
 
 /** Start the worker now (it imports Vega at once); render with it later. */
