@@ -3,6 +3,7 @@ import {
   createRunCollector,
   startChartWorker,
   writeReports,
+  type ChartWorker,
   type RunCollector,
   type RunFacts,
 } from '../report/index.ts';
@@ -46,6 +47,8 @@ export interface RunFinalizerOptions {
   sampleLimit?: number;
   /** Its `betweenPhases` is awaited once the reducers are let go, before the reports render. */
   events?: RunEvents;
+  /** A chart worker started earlier (a partial re-score starts it first: src/run/rescore-run.ts); default: one started for the reports. */
+  charts?: ChartWorker;
 }
 
 /** The streaming end of a run: feed it every trial, then write the summary and the reports. */
@@ -84,7 +87,7 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
       // The charts' worker (Vega, ~40 MB) starts only now, so it never comes on
       // top of the trials' garbage: it imports Vega and draws while this thread
       // writes report.md, junit.xml and the page around the charts.
-      const charts = startChartWorker();
+      const charts = options.charts ?? startChartWorker();
       try {
         await writeReports(data, options.config.gate, staged?.write, charts.render);
       } finally {
