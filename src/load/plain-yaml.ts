@@ -48,12 +48,31 @@ import {
 class Unsure extends Error {}
 const UNSURE = new Unsure();
 
+/**
+ * The buffer a Reader's Latin-1 bytes are written into, reused from file to
+ * file (a parse is synchronous, one at a time): a new buffer per file came
+ * from malloc outside the heap and was freed only by a later collection, and
+ * ~100 of them for a 100,000-task suite kept ~20 MB of the process's main
+ * heap resident (src/load/file-bytes.ts). Kept between parses up to 1 MB.
+ */
+let latin1Scratch: Buffer | null = null;
+
+function latin1Bytes(text: string): Buffer {
+  let buffer = latin1Scratch;
+  if (buffer === null || buffer.length < text.length) {
+    buffer = Buffer.allocUnsafeSlow(Math.max(text.length, 64 * 1024));
+    latin1Scratch = buffer.length <= 1024 * 1024 ? buffer : null;
+  }
+  buffer.write(text, 0, text.length, 'latin1');
+  return buffer.subarray(0, text.length);
+}
+
 class Reader {
   position = 0;
-  /** The text as Latin-1 bytes when it is ASCII (see `slice`). */
+  /** The text as Latin-1 bytes when it is ASCII (see `slice`); a view of a buffer the next Reader reuses. */
   readonly #bytes: Buffer | null;
   constructor(readonly text: string) {
-    this.#bytes = ASCII.test(text) ? Buffer.from(text, 'latin1') : null;
+    this.#bytes = ASCII.test(text) ? latin1Bytes(text) : null;
   }
 
   /**
