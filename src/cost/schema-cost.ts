@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { spawn, type ChildProcess } from 'node:child_process';
 
 /** Bytes and o200k tokens of a payload serialised as compact UTF-8 JSON (SPEC §5). */
 export interface SchemaCost {
@@ -11,7 +11,7 @@ export interface SchemaCost {
 // memory that would stay resident for the rest of the process. Nothing loads
 // it until a count is asked for: commands that count a few payloads load it
 // in-process on first use (`schemaCost`); a run, which needs one count per
-// surface and then runs for minutes, counts in a short-lived worker thread
+// surface and then runs for minutes, counts in a short-lived child process
 // whose memory is returned when it exits (`countSchemaCosts`).
 const require = createRequire(import.meta.url);
 const TOKENIZER = 'gpt-tokenizer/encoding/o200k_base';
@@ -22,7 +22,7 @@ let encodeInProcess: Encode | null = null;
 /**
  * Costs already counted, by payload object. A surface's payload is one
  * array, sent unchanged on every turn, so its cost is counted once — in the
- * worker when a run counts its surfaces before the trials — and every trial
+ * counter process when a run counts its surfaces before the trials — and every trial
  * of the surface finds it here, instead of each caller passing counts along.
  * Payloads are treated as immutable once counted (loaded surfaces are).
  */
@@ -46,44 +46,98 @@ export function schemaCost(payload: unknown): SchemaCost {
   return remember(payload, { bytes: Buffer.byteLength(text, 'utf8'), tokens: encodeInProcess(text).length });
 }
 
-/** The worker: plain CommonJS, so it needs no TypeScript loader; it gets the tokenizer's resolved path, loads it at once, then counts the texts it is sent. */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const { encode } = require(workerData.tokenizer);
-parentPort.once('message', (texts) => parentPort.postMessage(texts.map((text) => encode(text).length)));
+/**
+ * The counter: a child node process, not a worker thread. A worker's isolate
+ * is gone when it exits, but what V8 allocated with malloc on its thread —
+ * the ~27 MB of parser memory of the tokenizer's 200,000-entry array literal —
+ * stays in that thread's glibc arena, resident in this process until it
+ * exits: on a 100,000-task run, ~27 MB of the peak through the trials and
+ * the reports. A child process returns everything when it exits. Plain
+ * CommonJS, so it needs no TypeScript loader: it gets the tokenizer's
+ * resolved path, loads it at once, then reads the texts (one JSON array on
+ * stdin) and writes their counts (one JSON array on stdout).
+ */
+const COUNTER_SOURCE = `
+const { encode } = require(process.argv[1]);
+const chunks = [];
+process.stdin.on('data', (chunk) => chunks.push(chunk));
+process.stdin.on('end', () => {
+  const texts = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  process.stdout.write(JSON.stringify(texts.map((text) => encode(text).length)));
+});
 `;
 
-function startWorker(): Worker {
-  return new Worker(WORKER_SOURCE, { eval: true, workerData: { tokenizer: require.resolve(TOKENIZER) } });
+interface Counter {
+  child: ChildProcess;
+  /** The counts it wrote, or why it could not count. */
+  result: Promise<number[]>;
+}
+
+function startCounter(): Counter {
+  // No execArgv (a --cpu-prof or --inspect of this process is not the counter's); the environment is inherited.
+  const child = spawn(process.execPath, ['-e', COUNTER_SOURCE, require.resolve(TOKENIZER)], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => out.push(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => err.push(chunk));
+  // A counter stopped or failing before it is written to must not fail the write (EPIPE).
+  child.stdin!.on('error', () => {});
+  const result = new Promise<number[]>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      const text = Buffer.concat(out).toString('utf8');
+      if (code === 0 && text !== '') return resolve(JSON.parse(text) as number[]);
+      const why = Buffer.concat(err).toString('utf8').trim().split('\n').at(-1);
+      reject(new Error(`schema token counter exited (${signal ?? code}) without counting${why ? `: ${why}` : ''}`));
+    });
+  });
+  // Unhandled until used: a counter stopped unused (or failing unused) is no error of anyone's.
+  result.catch(() => {});
+  return { child, result };
+}
+
+/** Whether the counter (the process and its pipes: sockets) keeps the event loop alive. */
+function holdOpen(counter: Counter, hold: boolean): void {
+  const { child } = counter;
+  for (const handle of [child, child.stdin, child.stdout, child.stderr] as ({ ref(): void; unref(): void } | null)[]) {
+    if (hold) handle?.ref();
+    else handle?.unref();
+  }
 }
 
 /**
- * A worker started ahead of the count (`startSchemaCounter`). A run knows
- * its surfaces only once the project is loaded, but the worker's start and
+ * A counter started ahead of the count (`startSchemaCounter`). A run knows
+ * its surfaces only once the project is loaded, but the counter's start and
  * the tokenizer's ~120 ms load need nothing from it: started when the run
  * starts, they overlap the loading (on the second core) instead of being
  * waited for after it. Unref'd until used, so a run that fails to load
  * never waits for it.
  */
-let warm: Worker | null = null;
+let warm: Counter | null = null;
 
-/** Start the counting worker now; the next `countSchemaCosts` that needs it uses it. */
+/** Start the counter now; the next `countSchemaCosts` that needs it uses it. */
 export function startSchemaCounter(): void {
   if (warm) return;
-  warm = startWorker();
-  warm.unref();
-  // An error before it is used (it cannot count) leaves the count to a fresh worker.
-  warm.once('error', () => void (warm = null));
+  const counter = startCounter();
+  holdOpen(counter, false);
+  warm = counter;
+  // One that failed before it is used (it cannot count) leaves the count to a fresh one.
+  counter.result.catch(() => {
+    if (warm === counter) warm = null;
+  });
 }
 
-/** Stop a started worker that was not used (a run that ended before counting). */
+/** Stop a started counter that was not used (a run that ended before counting). */
 export function stopSchemaCounter(): void {
-  void warm?.terminate();
+  warm?.child.kill();
   warm = null;
 }
 
 /**
- * The costs of several payloads, counted in a worker thread that exits
+ * The costs of several payloads, counted in a child process that exits
  * afterwards, so the tokenizer never stays in the caller's memory. Same
  * numbers as `schemaCost`.
  */
@@ -91,23 +145,17 @@ export async function countSchemaCosts(payloads: readonly unknown[]): Promise<Sc
   const costs = payloads.map(knownCost);
   const uncounted = payloads.filter((_payload, index) => costs[index] === undefined);
   if (uncounted.length === 0) return costs as SchemaCost[];
-  const fresh = await countInWorker(uncounted);
+  const fresh = await countInChild(uncounted);
   let next = 0;
   return costs.map((cost, index) => cost ?? remember(payloads[index], fresh[next++]!));
 }
 
-async function countInWorker(payloads: readonly unknown[]): Promise<SchemaCost[]> {
+async function countInChild(payloads: readonly unknown[]): Promise<SchemaCost[]> {
   const texts = payloads.map((payload) => JSON.stringify(payload));
-  const worker = warm ?? startWorker();
+  const counter = warm ?? startCounter();
   warm = null;
-  worker.ref();
-  worker.removeAllListeners('error');
-  const tokens = await new Promise<number[]>((resolve, reject) => {
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`schema token counter exited (${code}) without counting`)));
-    worker.postMessage(texts);
-  });
-  await worker.terminate();
+  holdOpen(counter, true);
+  counter.child.stdin!.end(JSON.stringify(texts));
+  const tokens = await counter.result;
   return texts.map((text, index) => ({ bytes: Buffer.byteLength(text, 'utf8'), tokens: tokens[index]! }));
 }

@@ -13,7 +13,7 @@ import { configDigest, domainInputDigest } from './input-digest.ts';
 import { chooseDomains, discoverDomainNames, findOrphanFolders, importDomain } from './domains.ts';
 import { loadSurfaces } from './surfaces.ts';
 import { projectDistractorSources } from './distractor-sources.ts';
-import { checkTask, domainLookup, readTasks, requiredActions, type LocatedTask } from './tasks.ts';
+import { readCheckedTasks } from './task-set.ts';
 
 /** A project on disk, fully validated (SPEC §3). */
 export interface Project {
@@ -46,76 +46,6 @@ export interface LoadOptions {
   domains?: string[];
 }
 
-/** Actions each surface can express: identity tools their action, multiplexed tools their map. */
-function expressible(surface: ResolvedSurface): Set<string> {
-  const actions = new Set<string>();
-  for (const tool of surface.tools) {
-    if (tool.mapping.kind === 'identity') actions.add(tool.mapping.action);
-    else for (const action of Object.values(tool.mapping.map)) actions.add(action);
-  }
-  return actions;
-}
-
-/** Cross-file task checks: ids unique across files and splits; every expected action expressible on some surface. */
-export function checkTaskSet(
-  located: LocatedTask[],
-  surfaces: ResolvedSurface[],
-  domain: Domain,
-  surfacesFailed: boolean,
-  issues: ConfigIssue[],
-): void {
-  const domainName = domain.name;
-  const actionIds = new Set(domain.actions.map((action) => action.id));
-  const seen = new Map<string, LocatedTask>();
-  for (const item of located) {
-    const earlier = seen.get(item.task.id);
-    if (earlier) {
-      const where = `${earlier.task.source.file}:${earlier.task.source.line}${earlier.task.split !== item.task.split ? `, in the ${earlier.task.split} split` : ''}`;
-      issues.push(
-        item.source.issue([...item.path, 'id'], {
-          message: `duplicate task id "${item.task.id}" (also at ${where})`,
-          expected: `task ids unique within domain ${domainName} across train and held-out`,
-        }),
-      );
-    } else seen.set(item.task.id, item);
-  }
-  // With a broken surface we cannot tell what is expressible; its own issue is reported.
-  if (surfacesFailed) return;
-  if (surfaces.length === 0) {
-    if (located.length > 0)
-      issues.push({
-        file: `suites/${domainName}/surfaces`,
-        message: `domain ${domainName} has tasks but no surfaces, so no task can run`,
-        expected: `at least one suites/${domainName}/surfaces/*.yaml`,
-      });
-    return;
-  }
-  const bySurface = surfaces.map((surface) => ({ id: surface.id, actions: expressible(surface) }));
-  const surfaceList = bySurface.length > 0 ? bySurface.map((surface) => surface.id).join(', ') : '(none)';
-  // Expressible on some surface = expressible on their union, asked once per action rather than per surface.
-  const onSomeSurface = new Set(bySurface.flatMap((surface) => [...surface.actions]));
-  for (const item of located) {
-    const { all, anyOf } = requiredActions(item.task);
-    // Unknown actions already have their own issue (with a suggestion).
-    for (const action of all.filter((id) => actionIds.has(id))) {
-      if (!onSomeSurface.has(action)) {
-        issues.push(
-          item.source.issue([...item.path], {
-            message: `task "${item.task.id}" expects action ${action}, which no surface of domain ${domainName} can express (surfaces: ${surfaceList})`,
-          }),
-        );
-      }
-    }
-    if (anyOf.length > 0 && !anyOf.some((action) => onSomeSurface.has(action))) {
-      issues.push(
-        item.source.issue([...item.path, 'expect', 'any_of'], {
-          message: `task "${item.task.id}" accepts ${anyOf.join(' or ')}, none of which any surface of domain ${domainName} can express (surfaces: ${surfaceList})`,
-        }),
-      );
-    }
-  }
-}
-
 /**
  * Load and validate a project: config, domains, surfaces (with `extends`
  * merged and hashed) and tasks of both splits. Every problem in every file
@@ -144,20 +74,14 @@ export async function loadProject(root: string, options: LoadOptions = {}): Prom
     const before = issues.length;
     const surfaces = await loadSurfaces(found.dir, absoluteRoot, found.domain, issues, sources);
     const surfacesFailed = issues.length > before;
-    const located = [
-      ...(await readTasks(absoluteRoot, name, 'train', issues)),
-      ...(await readTasks(absoluteRoot, name, 'heldout', issues)),
-    ];
-    const lookup = domainLookup(found.domain);
-    for (const item of located) checkTask(item, found.domain, issues, lookup);
-    checkTaskSet(located, surfaces, found.domain, surfacesFailed, issues);
+    const tasks = await readCheckedTasks(absoluteRoot, name, found.domain, surfaces, surfacesFailed, issues);
     const digestAfter = domainInputDigest(absoluteRoot, name);
     domains.push({
       name,
       dir: found.dir,
       domain: found.domain,
       surfaces,
-      tasks: located.map((item) => item.task),
+      tasks,
       inputDigest: digestBefore === digestAfter ? digestAfter : null,
     });
   }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { withFileBytes } from './file-bytes.ts';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { load as parseYaml } from 'js-yaml';
 import { CONFIG_FILE } from './config-file.ts';
@@ -66,10 +67,8 @@ function reachesOutside(dir: string): boolean {
 export function digestFiles(root: string, files: readonly string[]): string | null {
   const hash = createHash('sha256');
   try {
-    for (const file of files) {
-      const bytes = readFileSync(join(root, file));
-      hash.update(`${file}\0${bytes.length}\0`).update(bytes);
-    }
+    for (const file of files)
+      withFileBytes(join(root, file), (bytes) => hash.update(`${file}\0${bytes.length}\0`).update(bytes));
   } catch {
     return null;
   }

@@ -48,12 +48,50 @@ import {
 class Unsure extends Error {}
 const UNSURE = new Unsure();
 
+/**
+ * The buffer a Reader's Latin-1 bytes are written into, reused from file to
+ * file (a parse is synchronous, one at a time): a new buffer per file came
+ * from malloc outside the heap and was freed only by a later collection, and
+ * ~100 of them for a 100,000-task suite kept ~20 MB of the process's main
+ * heap resident (src/load/file-bytes.ts). Kept between parses up to 1 MB.
+ */
+let latin1Scratch: Buffer | null = null;
+
+function latin1Bytes(text: string): Buffer {
+  let buffer = latin1Scratch;
+  if (buffer === null || buffer.length < text.length) {
+    buffer = Buffer.allocUnsafeSlow(Math.max(text.length, 64 * 1024));
+    latin1Scratch = buffer.length <= 1024 * 1024 ? buffer : null;
+  }
+  buffer.write(text, 0, text.length, 'latin1');
+  return buffer.subarray(0, text.length);
+}
+
 class Reader {
   position = 0;
-  /** The text as Latin-1 bytes when it is ASCII (see `slice`). */
+  /** The text as Latin-1 bytes when it is ASCII (see `slice`); a view of a buffer the next Reader reuses. */
   readonly #bytes: Buffer | null;
+  /**
+   * Each plain (unquoted) string value of the file, once. A generated suite
+   * repeats a few of them on every task — its kind, the messages' role, the
+   * expected action — and each read made a string of its own, ~90 bytes a
+   * task that a loaded task holds until its trials are done (~9 MB for
+   * 100,000 tasks). Quoted values (messages, arguments) are mostly distinct
+   * and are left as they are.
+   */
+  readonly #plainStrings = new Map<string, string>();
   constructor(readonly text: string) {
-    this.#bytes = ASCII.test(text) ? Buffer.from(text, 'latin1') : null;
+    this.#bytes = ASCII.test(text) ? latin1Bytes(text) : null;
+  }
+
+  /** A plain scalar's value, a string shared with every equal one of the file. */
+  plainValue(start: number, end: number): unknown {
+    const value = resolvePlain(this.slice(start, end));
+    if (typeof value !== 'string') return value;
+    const known = this.#plainStrings.get(value);
+    if (known !== undefined) return known;
+    this.#plainStrings.set(value, value);
+    return value;
   }
 
   /**
@@ -254,7 +292,7 @@ class Reader {
     while (last > start && text.charCodeAt(last - 1) === SPACE) last--;
     if (last === start) throw UNSURE;
     this.position = end < text.length ? end + 1 : end;
-    return resolvePlain(this.slice(start, last));
+    return this.plainValue(start, last);
   }
 
   /** A flow collection or scalar that ends on this line; `offsets` receives a sequence's item starts. */
@@ -320,7 +358,7 @@ class Reader {
     while (last > start && text.charCodeAt(last - 1) === SPACE) last--;
     if (last === start) throw UNSURE;
     this.position = at;
-    return resolvePlain(this.slice(start, last));
+    return this.plainValue(start, last);
   }
 
   /** A one-line double-quoted scalar using only the escapes YAML and JSON share. */

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { createRequire } from 'node:module';
 import type { Document, LineCounter, Node } from 'yaml';
@@ -6,6 +6,7 @@ import type { ConfigIssue } from '../spec/index.ts';
 import { parseFast, type FastParse } from './fast-yaml.ts';
 import { cachedParseFast } from './parse-cache.ts';
 import { decodeSuiteText } from './text-encoding.ts';
+import { withFileBytes } from './file-bytes.ts';
 
 /** Files bigger than this are refused before parsing: no hand-written suite file is that large. */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -177,7 +178,7 @@ export async function readSourceFile(path: string, root: string, issues: ConfigI
     });
     return null;
   }
-  const text = decodeSuiteText(readFileSync(path), display, issues);
+  const text = withFileBytes(path, (bytes) => decodeSuiteText(bytes, display, issues));
   if (text === null) return null;
   const fast = cachedParseFast(path, text);
   if (fast) return new SourceFile(display, text, { fast });

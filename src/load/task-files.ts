@@ -3,9 +3,8 @@ import type { ConfigIssue, Task } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { projectDistractorSources } from './distractor-sources.ts';
 import { discoverDomainNames, importDomain } from './domains.ts';
-import { checkTaskSet } from './index.ts';
 import { loadSurfaces } from './surfaces.ts';
-import { checkTask, readTasks } from './tasks.ts';
+import { readCheckedTasks } from './task-set.ts';
 
 /**
  * Some task files of one domain, loaded and checked as `loadProject` would
@@ -32,11 +31,6 @@ export async function loadTaskFiles(
   );
   const surfacesFailed = issues.length > 0;
   const only = (path: string) => files.has(relative(root, path).split(sep).join('/'));
-  const located = [
-    ...(await readTasks(root, name, 'train', issues, only)),
-    ...(await readTasks(root, name, 'heldout', issues, only)),
-  ];
-  for (const item of located) checkTask(item, found.domain, issues);
-  checkTaskSet(located, surfaces, found.domain, surfacesFailed, issues);
-  return issues.length > 0 ? null : { domain: found.domain, tasks: located.map((item) => item.task) };
+  const tasks = await readCheckedTasks(root, name, found.domain, surfaces, surfacesFailed, issues, only);
+  return issues.length > 0 ? null : { domain: found.domain, tasks };
 }

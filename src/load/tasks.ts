@@ -29,18 +29,23 @@ export interface LocatedTask {
   path: FieldPath;
 }
 
-/** Read train (`suites/<d>/tasks`) or held-out (`heldout/<d>/tasks`) task files of one domain. */
-export async function readTasks(
+/**
+ * Read train (`suites/<d>/tasks`) or held-out (`heldout/<d>/tasks`) task
+ * files of one domain: the tasks of each file, file after file. A file's
+ * SourceFile (its text, its parse, its item offsets: what an issue's line
+ * needs) is held by its tasks' LocatedTask only, so a caller that checks a
+ * file's tasks before asking for the next lets it go (src/load/task-set.ts).
+ */
+export async function* readTaskFiles(
   root: string,
   domainName: string,
   split: Split,
   issues: ConfigIssue[],
   /** Read only the files this accepts (a re-score parses only the task files that changed, src/load/task-files.ts). */
   only?: (path: string) => boolean,
-): Promise<LocatedTask[]> {
+): AsyncGenerator<LocatedTask[]> {
   const dir =
     split === 'train' ? join(root, 'suites', domainName, 'tasks') : join(root, 'heldout', domainName, 'tasks');
-  const located: LocatedTask[] = [];
   for (const path of await yamlFilesIn(dir, root, issues)) {
     if (only && !only(path)) continue;
     const source = await readSourceFile(path, root, issues);
@@ -51,6 +56,7 @@ export async function readTasks(
       issues.push(...zodIssuesToConfigIssues(source, TaskFileShape, shape.error, value));
       continue;
     }
+    const located: LocatedTask[] = [];
     shape.data.tasks.forEach((item, index) => {
       const base = ['tasks', index];
       const where = { file: source.display, line: source.itemLine('tasks', index) };
@@ -70,8 +76,8 @@ export async function readTasks(
         path: base,
       });
     });
+    yield located;
   }
-  return located;
 }
 
 /** Actions a task needs some surface to express (any_of: one of them suffices). */

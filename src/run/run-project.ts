@@ -26,6 +26,7 @@ import {
   preflight,
   type RunOutcome,
 } from '../solve/index.ts';
+import { releasePlannedTask, withTaskCopies } from '../solve/plan.ts';
 import type { RunFacts } from '../report/index.ts';
 import {
   ConfigError,
@@ -133,6 +134,7 @@ async function startProject(options: RunProjectOptions): Promise<RunResult> {
     ...options,
     root,
     project,
+    ownsProject: !options.project,
     selection,
     runDir,
     resumed: null,
@@ -166,6 +168,7 @@ export async function resumeRun(options: ResumeRunOptions): Promise<RunResult> {
       ...options,
       root,
       project,
+      ownsProject: true,
       selection: { ...selection },
       runDir,
       resumed,
@@ -228,6 +231,8 @@ function selectionOf(asked: Partial<RunSelection>, config: ProjectConfig): RunSe
 
 interface Prepared extends RunBase {
   project: Project;
+  /** Loaded by this run (not a caller's): its task lists are handed over to the plan (`handTasksToPlan`). */
+  ownsProject: boolean;
   sweep?: SweepPlan;
   selection: RunSelection;
   runDir: string;
@@ -301,7 +306,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
     selection,
   );
   // Replay checks every trial's first turn now: a stale or incomplete cassette stops here.
-  preflight(plan, { settings });
+  preflight(plan.length > SHARE_PREFLIGHT_UP_TO ? withTaskCopies(plan) : plan, { settings });
   const described = describePlan(plan, costs);
   if (resumed) {
     const changed = resumed.surfaces.filter((old) =>
@@ -343,6 +348,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
       };
   if (!resumed) owner.lock = claimNewRunFolder(runDir);
   writeManifest(runDir, { ...manifest, finished_at: null });
+  if (prepared.ownsProject) handTasksToPlan(project);
   // Loading, cassettes, planning, pre-flight: what start-up made and no trial
   // needs is garbage now (the CLI hands it back before the trials' heap grows on top).
   await events.betweenPhases?.();
@@ -374,7 +380,13 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
         })),
     live: prepared.live,
     inFlight: prepared.inFlight,
-    finish: (record, planned) => scoreTrial(record, planned.task, planned.domain.domain.actions),
+    finish: (record, planned) => {
+      const scored = scoreTrial(record, planned.task, planned.domain.domain.actions);
+      // The record is written next and the task is done with (see handTasksToPlan); let go of it once
+      // the caller is done too (a blocked trial's report names its task after writing it).
+      queueMicrotask(() => releasePlannedTask(planned));
+      return scored;
+    },
     onStart:
       events.onStart &&
       ((info) =>
@@ -387,7 +399,37 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
     onTrialDone: events.onTrial && ((record) => events.onTrial!(record)),
     observe: (record) => finalizer.add(record),
   });
+  // The plan (with the providers and their cassettes) is garbage from here on, but for what the trials in flight were attached to.
+  prepared.inFlight?.detach();
   return { runId, manifest, outcome, finalizer, interrupted: outcome.interrupted };
+}
+
+/**
+ * Largest plan whose trials find what the pre-flight made of their tasks.
+ * The runner keeps, per task object, its starting messages and the hash of
+ * its first request (src/solve/request.ts, src/spec/request-hash.ts), so
+ * that turn 0 of a trial finds the pre-flight's hash instead of hashing the
+ * same request again. On a larger plan that is ~0.5 KB a task, made for
+ * every task by the pre-flight and held until the task's trial: ~50 MB of
+ * a 100,000-task run's heap at the end of its pre-flight and the start of
+ * its trials, where its peak was. There the pre-flight reads the plan with
+ * copies of its tasks (`withTaskCopies`), so what it makes of each is
+ * garbage as soon as it moves on, and each trial hashes its first request
+ * again (~10 µs).
+ */
+const SHARE_PREFLIGHT_UP_TO = 20_000;
+
+/**
+ * After the manifest, the plan is the only thing a run needs its tasks for:
+ * the project's lists are emptied, so that each planned trial holds its
+ * task until the trial is written and scored (`releasePlannedTask`), and
+ * the task — with what the runner keeps per task, weakly keyed by it — is
+ * garbage from then on. A 100,000-task run held every loaded task, ~0.5 KB
+ * each, to its end. Only for a project this run loaded itself: a caller's
+ * project (a sweep's) is the caller's to keep.
+ */
+function handTasksToPlan(project: Project): void {
+  for (const domain of project.domains) domain.tasks = [];
 }
 
 /**

@@ -45,6 +45,17 @@ export class InFlightTrials {
   }
 
   /**
+   * Forget what `attach` was given, once the trials are over: nothing is in
+   * flight then, and those functions hold the run's plan — every planned
+   * trial, its provider, a replay provider's cassette index — which would
+   * otherwise stay in memory through the summary and the reports.
+   */
+  detach(): void {
+    this.#write = null;
+    this.#save = null;
+  }
+
+  /**
    * Write the finished trials a batched append still holds: the process is
    * about to end without its event loop turning again (a forced stop, a
    * blocked run). Synchronous; safe to call on the blocked thread.

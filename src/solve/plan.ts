@@ -63,17 +63,34 @@ function globToRegExp(glob: string): RegExp {
 
 /**
  * A planned trial. A 100,000-trial plan is held for the whole run, so each
- * entry is five references and its identity string is made only when asked
+ * entry is a few references and its identity string is made only when asked
  * for (a resumed run compares them; a fresh run never needs them).
+ *
+ * Its task is held only until the trial is done (`releasePlannedTask`): a
+ * run's plan is then the only holder of the loaded tasks, so each task, and
+ * what the runner made of it (its starting messages, a first request's
+ * hash, all keyed weakly by it), is garbage once its trials are written —
+ * a 100,000-task run no longer carries every task to its end.
  */
 class Planned implements PlannedTrial {
+  #task: Task | null;
+  readonly #taskId: string;
+
   constructor(
     readonly provider: Provider,
     readonly domain: RunDomain,
     readonly surface: ResolvedSurface,
-    readonly task: Task,
+    task: Task,
     readonly trial: number,
-  ) {}
+  ) {
+    this.#task = task;
+    this.#taskId = task.id;
+  }
+
+  get task(): Task {
+    if (this.#task === null) throw new Error(`planned trial ${this.identity}: its task was released after the trial`);
+    return this.#task;
+  }
 
   get identity(): string {
     return trialIdentity({
@@ -81,9 +98,52 @@ class Planned implements PlannedTrial {
       model: this.provider.model,
       domain: this.domain.name,
       surface: this.surface.id,
-      task: this.task.id,
+      task: this.#taskId,
       trial: this.trial,
     });
+  }
+
+  release(): void {
+    this.#task = null;
+  }
+}
+
+/**
+ * Let go of a planned trial's task once the trial is written (its record
+ * scored): nothing reads `planned.task` after that, and reading it then is
+ * an error. A trial not made by `planTrials` is left as it is.
+ */
+export function releasePlannedTask(planned: PlannedTrial): void {
+  if (planned instanceof Planned) planned.release();
+}
+
+/**
+ * The plan's trials, each with a shallow copy of its task (one copy for the
+ * trials of a task that follow one another in the plan), made as they are
+ * read. Equal tasks, so a reader sees the same trials; but whatever it keeps
+ * per task object (weakly keyed by it) is not found later by the plan's own
+ * trials, and is garbage as soon as the reader moves on
+ * (src/run/run-project.ts says when that is worth it).
+ */
+export function* withTaskCopies(plan: readonly PlannedTrial[]): Generator<PlannedTrial> {
+  let last: Task | null = null;
+  let copy: Task | null = null;
+  for (const planned of plan) {
+    if (planned.task !== last) {
+      last = planned.task;
+      copy = { ...last };
+    }
+    const { provider, domain, surface, trial } = planned;
+    yield {
+      provider,
+      domain,
+      surface,
+      task: copy!,
+      trial,
+      get identity() {
+        return planned.identity;
+      },
+    };
   }
 }
 

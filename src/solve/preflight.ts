@@ -8,7 +8,7 @@ import { buildRequest, initialMessages } from './request.ts';
  * first turn of every planned trial is answerable (present, not stale), so a
  * stale or incomplete cassette stops the run with exit 2 and nothing written.
  */
-export function preflight(plan: readonly PlannedTrial[], options: { settings?: ModelRequest['settings'] } = {}): void {
+export function preflight(plan: Iterable<PlannedTrial>, options: { settings?: ModelRequest['settings'] } = {}): void {
   const issues: ConfigIssue[] = [];
   let more = 0;
   // Every trial of a model × surface × task starts with the same request: build and hash it once.
