@@ -35,7 +35,7 @@ import { normalTurn } from './normalize.ts';
 import { buildRequest, initialMessages } from './request.ts';
 import { visiblePayload } from './visibility.ts';
 import { DeferredSession } from './deferred-session.ts';
-import { executeProposal, notExecuted, type CallContext } from './execute-call.ts';
+import { executeProposal, notExecuted, type CallContext, type ExecutedCall } from './execute-call.ts';
 
 /** Everything one trial needs. Nothing in it is shared state: the trial makes its own. */
 export interface TrialInput {
@@ -235,9 +235,9 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
         stopReason = 'max_calls';
         break turnLoop;
       }
-      let call: CallRecord;
+      let executed: ExecutedCall;
       try {
-        call = await executeProposal(
+        executed = await executeProposal(
           proposal,
           turn,
           (callContext ??= {
@@ -270,14 +270,14 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
         error = environmentFailure(caught);
         break turnLoop;
       }
+      const { call, content } = executed;
       trial.calls.push(call);
-      const failed = !call.outcome.ok;
       messages.push({
         role: 'tool',
         tool_call_id: proposal.id,
         name: proposal.name,
-        content: JSON.stringify(call.outcome.ok ? (call.outcome.output ?? null) : call.outcome.error),
-        is_error: failed,
+        content,
+        is_error: !call.outcome.ok,
       });
     }
   }
