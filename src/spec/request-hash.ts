@@ -23,8 +23,18 @@ const toolsTail = new WeakMap<object, string>();
 function canonicalToolsTail(tools: unknown): string {
   if (tools === null || typeof tools !== 'object') return `,"tools":${canonicalJson(tools)}}`;
   let text = toolsTail.get(tools);
-  if (text === undefined) toolsTail.set(tools, (text = `,"tools":${canonicalJson(tools)}}`));
+  if (text === undefined) toolsTail.set(tools, (text = flatText(`,"tools":${canonicalJson(tools)}}`)));
   return text;
+}
+
+/**
+ * The same text as one flat string. canonicalJson builds it piece by piece,
+ * a tree of joined pieces that every hash would walk again to copy it out;
+ * decoded from its UTF-8 bytes it is one run of characters (with the same
+ * UTF-8 bytes, which is what is hashed).
+ */
+function flatText(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
 }
 
 /**
