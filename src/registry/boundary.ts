@@ -112,7 +112,7 @@ export async function raceBoundary<T>(
   // A rejection after we stopped listening must not surface as unhandled.
   work.catch(ignore);
   try {
-    // `expired`: simulated time reached the timeout (tool-time.ts); the real timer (unless `settling`) stays armed as a safety net.
+    // `expired`: simulated time reached the timeout (tool-time.ts); the real timer stays armed as a safety net.
     const done = work.then(doneOutcome<T>);
     const outcome = await Promise.race(expired ? [done, interrupted, expired.then(timedOut)] : [done, interrupted]);
     if (outcome.kind !== 'done') controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));

@@ -73,9 +73,9 @@ interface CallState {
   /** The claim while this call holds it; null before claiming and once settled. */
   claimId: string | null;
   /**
-   * The handler has returned a plain value (no promise, nothing that may be
-   * a thenable): the call then settles through the microtask queue alone,
-   * before any timer could fire (raceBoundary's `settling`).
+   * The handler has finished without handing back a promise (it returned a
+   * plain value, or threw): the call then settles through the microtask
+   * queue alone, before any timer could fire (raceBoundary's `settling`).
    */
   handlerDone: boolean;
 }
