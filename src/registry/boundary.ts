@@ -87,13 +87,6 @@ export async function raceBoundary<T>(
     controller: Pick<AbortController, 'abort'>;
     outer?: AbortSignal;
     expired?: Promise<void>;
-    /**
-     * `work` settles through the microtask queue alone (its handler has
-     * already returned a plain value): a timer fires only between tasks, so
-     * it could never beat it — none is armed. Most replayed calls: a timer
-     * made and cleared per call was ~3 % of a replayed trial.
-     */
-    settling?: boolean;
   },
 ): Promise<BoundaryOutcome<T>> {
   const { timeoutMs, controller, outer, expired } = options;
@@ -102,7 +95,7 @@ export async function raceBoundary<T>(
   const interrupted = new Promise<BoundaryOutcome<T>>((resolve) => {
     interrupt = resolve;
   });
-  const timer = options.settling === true ? undefined : setTimeout(interrupt, timeoutMs, TIMED_OUT);
+  const timer = setTimeout(interrupt, timeoutMs, TIMED_OUT);
   let onOuterAbort: (() => void) | undefined;
   if (outer) {
     onOuterAbort = interrupt.bind(undefined, CANCELLED);

@@ -1,4 +1,3 @@
-import { types } from 'node:util';
 import { canonicalJson, ToolEnvironmentError, ToolError, toolError } from '../spec/index.ts';
 import type {
   ActionSpec,
@@ -63,8 +62,8 @@ export interface Registry<State> {
   checkInput(name: string, args: unknown, owner?: unknown): { ok: true } | { ok: false; violations: Violation[] };
 }
 
-/** One call as it runs: its hold on its idempotency key, from the claim to its settlement (#settle). */
-interface CallState {
+/** One call's hold on its idempotency key, from the claim to its settlement (#settle). */
+interface HeldClaim {
   tool: { name: string };
   key: string | null;
   fingerprint: string;
@@ -72,12 +71,6 @@ interface CallState {
   wrote: boolean;
   /** The claim while this call holds it; null before claiming and once settled. */
   claimId: string | null;
-  /**
-   * The handler has finished without handing back a promise (it returned a
-   * plain value, or threw): the call then settles through the microtask
-   * queue alone, before any timer could fire (raceBoundary's `settling`).
-   */
-  handlerDone: boolean;
 }
 
 /** A tool as the pipeline runs it: schemas adapted to the seam, contract resolved. */
@@ -122,17 +115,6 @@ export function createRegistry<State>(
     });
   }
   return new ToolRegistry(byName);
-}
-
-/**
- * Could awaiting `value` wait on anything outside the microtask queue: is it
- * a promise, or an object that may be a thenable? Plain data cannot. (A
- * proxy counts as one: asking it would run its trap.)
- */
-function mayBeThenable(value: unknown): boolean {
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
-  if (value instanceof Promise || types.isProxy(value)) return true;
-  return 'then' in value;
 }
 
 function failure(error: ToolError): ToolResult {
@@ -310,7 +292,7 @@ class ToolRegistry<State> implements Registry<State> {
     const runtime = tool.runtime;
     const controller = new LazyAbortController();
     const simulated = context.simulatedTime ? new SimulatedCallTime(runtime.timeout_ms) : null;
-    const held: CallState = { tool, key, fingerprint, wrote: false, claimId: null, handlerDone: false };
+    const held: HeldClaim = { tool, key, fingerprint, wrote: false, claimId: null };
 
     // Methods, not arrow properties: the compiled bundle names every arrow
     // stored under a name at run time (esbuild's keepNames), a cost paid on
@@ -371,7 +353,7 @@ class ToolRegistry<State> implements Registry<State> {
             result: failure(toolError('tool_timeout', `${tool.name} did not start.`, { tool: tool.name })),
           };
       }
-      return { fresh: true, result: await this.#runHandler(tool, input, handlerContext, context.owner, held) };
+      return { fresh: true, result: await this.#runHandler(tool, input, handlerContext, context.owner) };
     })();
 
     // 5. the timeout boundary
@@ -380,9 +362,7 @@ class ToolRegistry<State> implements Registry<State> {
       timeoutMs: runtime.timeout_ms,
       controller,
       outer: context.signal,
-      // A handler done at once cannot sleep any more: only a clock it already ran out can still time it out.
-      expired: simulated && (!held.handlerDone || simulated.hasExpired) ? simulated.expired : undefined,
-      settling: held.handlerDone,
+      expired: simulated?.expired,
     });
     if (simulated) context.simulatedTime!.elapsedMs = simulated.elapsedMs;
     if (outcome.kind !== 'done') {
@@ -426,7 +406,7 @@ class ToolRegistry<State> implements Registry<State> {
    * any failure after a write (so a retry can never write twice); otherwise
    * release it, so a retry after a failure that wrote nothing may run.
    */
-  async #settle(held: CallState, result: ToolResult, receipts: ReceiptStore): Promise<void> {
+  async #settle(held: HeldClaim, result: ToolResult, receipts: ReceiptStore): Promise<void> {
     if (held.key === null || held.claimId === null) return;
     const claim = held.claimId;
     held.claimId = null;
@@ -461,13 +441,10 @@ class ToolRegistry<State> implements Registry<State> {
     input: unknown,
     handlerContext: HandlerContext<State>,
     owner: unknown,
-    call: CallState,
   ): Promise<ToolResult> {
     let returned: unknown;
     try {
-      const value = callUserCode(tool.userCode.handler, () => tool.spec.handler(input, handlerContext), owner);
-      call.handlerDone = !mayBeThenable(value);
-      returned = await value;
+      returned = await callUserCode(tool.userCode.handler, () => tool.spec.handler(input, handlerContext), owner);
     } catch (error) {
       if (error instanceof ToolEnvironmentError) throw error;
       return failure(
