@@ -95,6 +95,9 @@ export async function raceBoundary<T>(
   const interrupted = new Promise<BoundaryOutcome<T>>((resolve) => {
     interrupt = resolve;
   });
+  // Armed even for a handler that has already returned: when a run blocked by user code is stopped
+  // (src/cli/stuck-handler-watchdog.ts), the microtasks queued at that moment are lost, and this timer
+  // is what lets the other calls in flight end, so their trials are kept (test/reliability/blocked-user-code).
   const timer = setTimeout(interrupt, timeoutMs, TIMED_OUT);
   let onOuterAbort: (() => void) | undefined;
   if (outer) {
