@@ -95,9 +95,9 @@ export async function raceBoundary<T>(
   const interrupted = new Promise<BoundaryOutcome<T>>((resolve) => {
     interrupt = resolve;
   });
-  // Armed even for a handler that has already returned: when a run blocked by user code is stopped
-  // (src/cli/stuck-handler-watchdog.ts), the microtasks queued at that moment are lost, and this timer
-  // is what lets the other calls in flight end, so their trials are kept (test/reliability/blocked-user-code).
+  // Armed even for a handler that has already returned: left out for those, a run stopped for
+  // blocked user code (src/cli/stuck-handler-watchdog.ts) lost its other trials in flight
+  // (test/reliability/blocked-user-code.test.ts): after the forced stop, a timer is what ends their calls.
   const timer = setTimeout(interrupt, timeoutMs, TIMED_OUT);
   let onOuterAbort: (() => void) | undefined;
   if (outer) {
