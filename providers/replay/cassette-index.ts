@@ -94,11 +94,29 @@ export class TurnIndex {
     return this.#keys.find(key);
   }
 
-  /** The `request_hash` of a row, without reading its line. */
-  requestHash(row: number): string | undefined {
+  /** Was a `request_hash` recorded for this row? */
+  hasRequestHash(row: number): boolean {
+    return this.#hashKind[row] !== 0;
+  }
+
+  /**
+   * Is `hash` the row's recorded `request_hash`, without reading its line?
+   * Compared with the stored bytes as they are: every replayed turn and
+   * every pre-flight check asks, and making the recorded text for each was
+   * two strings per question.
+   */
+  isRequestHash(row: number, hash: string): boolean {
     const kind = this.#hashKind[row];
-    if (kind === 1) return `sha256:${this.#hashes.toString('hex', row * 32, row * 32 + 32)}`;
-    return kind === 2 ? this.#otherHashes.get(row) : undefined;
+    if (kind === 2) return this.#otherHashes.get(row) === hash;
+    if (kind !== 1 || hash.length !== SHA256_TEXT_LENGTH || !hash.startsWith('sha256:')) return false;
+    const hashes = this.#hashes;
+    for (let index = 0, at = row * 32; index < 32; index += 1, at += 1) {
+      const byte = hashes[at]!;
+      const high = hash.charCodeAt(7 + 2 * index);
+      const low = hash.charCodeAt(8 + 2 * index);
+      if (high !== HEX_DIGITS[byte >> 4] || low !== HEX_DIGITS[byte & 15]) return false;
+    }
+    return true;
   }
 
   /** The row's line, read from its file and checked again (the file may have changed since it was indexed). */
@@ -138,6 +156,9 @@ export class TurnIndex {
 
 /** What `requestHash` makes (lowercase hex); any other text is kept as it is. */
 const SHA256 = /^sha256:[0-9a-f]{64}$/;
+const SHA256_TEXT_LENGTH = 'sha256:'.length + 64;
+/** The character codes of the lowercase hex digits, by value. */
+const HEX_DIGITS = Uint16Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
 
 /** Closes a cassette's descriptor once nothing can read from it any more (its providers are gone). */
 const descriptors = new FinalizationRegistry<number>((fd) => {

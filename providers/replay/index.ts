@@ -117,8 +117,8 @@ export class ReplayProvider implements Provider {
         },
       };
     }
-    const recorded = this.#turns.requestHash(row);
-    if (recorded === undefined || this.#allowStale || recorded === requestHash(request)) return { row, problem: null };
+    if (!this.#turns.hasRequestHash(row) || this.#allowStale || this.#turns.isRequestHash(row, requestHash(request)))
+      return { row, problem: null };
     // Only a stale turn's line is read here, for the message.
     let message: string;
     try {

@@ -53,6 +53,26 @@ export class LazyAbortController {
   }
 }
 
+/** The outcomes that carry no value, made once (callers only read them). */
+const TIMED_OUT: BoundaryOutcome<never> = Object.freeze({ kind: 'timeout' });
+const CANCELLED: BoundaryOutcome<never> = Object.freeze({ kind: 'cancelled' });
+/** `addEventListener`'s options, made once. */
+const ONCE = Object.freeze({ once: true });
+
+// Module-level reactions rather than closures made per call: a replayed
+// trial's tool call passes through here, and what it allocated was a share
+// of the trials' garbage. The chain of promises, and so the order in which
+// concurrent calls resume, is the same as with the closures.
+function doneOutcome<T>(value: T): BoundaryOutcome<T> {
+  return { kind: 'done', value };
+}
+function timedOut(): BoundaryOutcome<never> {
+  return TIMED_OUT;
+}
+function ignore(): undefined {
+  return undefined;
+}
+
 /**
  * Race `work` against a timer (and, on simulated time, the call's simulated
  * deadline) and an outer signal. Whichever ends first
@@ -70,28 +90,27 @@ export async function raceBoundary<T>(
   },
 ): Promise<BoundaryOutcome<T>> {
   const { timeoutMs, controller, outer, expired } = options;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  // The timer and the outer signal settle one promise: the first to settle it wins, as the first of two would.
+  let interrupt!: (outcome: BoundaryOutcome<T>) => void;
+  const interrupted = new Promise<BoundaryOutcome<T>>((resolve) => {
+    interrupt = resolve;
+  });
+  // Armed even for a handler that has already returned: left out for those, a run stopped for
+  // blocked user code (src/cli/stuck-handler-watchdog.ts) lost its other trials in flight
+  // (test/reliability/blocked-user-code.test.ts): after the forced stop, a timer is what ends their calls.
+  const timer = setTimeout(interrupt, timeoutMs, TIMED_OUT);
   let onOuterAbort: (() => void) | undefined;
-  const timeout = new Promise<BoundaryOutcome<T>>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: 'timeout' }), timeoutMs);
-  });
-  const cancelled = new Promise<BoundaryOutcome<T>>((resolve) => {
-    if (!outer) return;
-    onOuterAbort = () => resolve({ kind: 'cancelled' });
+  if (outer) {
+    onOuterAbort = interrupt.bind(undefined, CANCELLED);
     if (outer.aborted) onOuterAbort();
-    else outer.addEventListener('abort', onOuterAbort, { once: true });
-  });
+    else outer.addEventListener('abort', onOuterAbort, ONCE);
+  }
   // A rejection after we stopped listening must not surface as unhandled.
-  work.catch(() => undefined);
+  work.catch(ignore);
   try {
     // `expired`: simulated time reached the timeout (tool-time.ts); the real timer stays armed as a safety net.
-    const simulatedTimeout = expired?.then((): BoundaryOutcome<T> => ({ kind: 'timeout' }));
-    const outcome = await Promise.race([
-      work.then((value): BoundaryOutcome<T> => ({ kind: 'done', value })),
-      timeout,
-      cancelled,
-      ...(simulatedTimeout ? [simulatedTimeout] : []),
-    ]);
+    const done = work.then(doneOutcome<T>);
+    const outcome = await Promise.race(expired ? [done, interrupted, expired.then(timedOut)] : [done, interrupted]);
     if (outcome.kind !== 'done') controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
     return outcome;
   } finally {

@@ -62,6 +62,17 @@ export interface Registry<State> {
   checkInput(name: string, args: unknown, owner?: unknown): { ok: true } | { ok: false; violations: Violation[] };
 }
 
+/** One call's hold on its idempotency key, from the claim to its settlement (#settle). */
+interface HeldClaim {
+  tool: { name: string };
+  key: string | null;
+  fingerprint: string;
+  /** The handler recorded a write. */
+  wrote: boolean;
+  /** The claim while this call holds it; null before claiming and once settled. */
+  claimId: string | null;
+}
+
 /** A tool as the pipeline runs it: schemas adapted to the seam, contract resolved. */
 interface RegistryTool<State> {
   name: string;
@@ -265,8 +276,10 @@ class ToolRegistry<State> implements Registry<State> {
     // other, so a same-turn duplicate waits and replays instead of being told
     // the key is in progress.
     const key = keyOf(input, runtime.idempotency_key);
-    const execute = () => this.#withinBoundary(tool, input, key, fingerprint, context);
-    return key === null ? execute() : withKeyLock(context.receipts, `${tool.name}\n${key}`, execute);
+    if (key === null) return this.#withinBoundary(tool, input, key, fingerprint, context);
+    return withKeyLock(context.receipts, `${tool.name}\n${key}`, () =>
+      this.#withinBoundary(tool, input, key, fingerprint, context),
+    );
   }
 
   async #withinBoundary(
@@ -279,35 +292,19 @@ class ToolRegistry<State> implements Registry<State> {
     const runtime = tool.runtime;
     const controller = new LazyAbortController();
     const simulated = context.simulatedTime ? new SimulatedCallTime(runtime.timeout_ms) : null;
-    let wrote = false;
-    /** This call's claim on the key while it holds one; null before claiming and once settled. */
-    let claimId: string | null = null;
-    // Settle the claim exactly once: a receipt for every success and for any
-    // failure after a write (so a retry can never write twice); otherwise
-    // release it, so a retry after a failure that wrote nothing may run.
-    const settle = async (result: ToolResult) => {
-      if (key === null || claimId === null) return;
-      const claim = claimId;
-      claimId = null;
-      if (result.ok || wrote)
-        await context.receipts.complete(claim, {
-          tool: tool.name,
-          key,
-          fingerprint,
-          result,
-          created_at: new Date().toISOString(),
-        });
-      else await context.receipts.release(tool.name, key, claim);
-    };
+    const held: HeldClaim = { tool, key, fingerprint, wrote: false, claimId: null };
 
+    // Methods, not arrow properties: the compiled bundle names every arrow
+    // stored under a name at run time (esbuild's keepNames), a cost paid on
+    // each call. A handler may still take them off the context and call them.
     const handlerContext: HandlerContext<State> = {
       state: context.state,
       actor: context.actor,
       get signal() {
         return controller.signal;
       },
-      recordEffect: (effect) => {
-        wrote = true;
+      recordEffect(effect) {
+        held.wrote = true;
         context.effects.push({
           action: effect.action,
           effect: effect.effect,
@@ -315,7 +312,9 @@ class ToolRegistry<State> implements Registry<State> {
           change_id: effect.change_id ?? null,
         });
       },
-      sleep: simulated ? (ms) => simulated.sleep(ms, controller.signal) : (ms) => abortableSleep(ms, controller.signal),
+      sleep(ms) {
+        return simulated ? simulated.sleep(ms, controller.signal) : abortableSleep(ms, controller.signal);
+      },
     };
 
     // 6–8: claim the key, run the handler, validate its output. `fresh` is
@@ -345,7 +344,7 @@ class ToolRegistry<State> implements Registry<State> {
             ),
           };
         }
-        claimId = claim.claim_id;
+        held.claimId = claim.claim_id;
         // The claim came back after the boundary gave up: do not start the
         // handler; the late settlement below releases the claim.
         if (controller.signal.aborted)
@@ -385,12 +384,12 @@ class ToolRegistry<State> implements Registry<State> {
       // a receipt carrying the timeout the caller saw. Until the handler has
       // settled the claim stays held (a retry meanwhile is "in progress"),
       // then it becomes that receipt, or is released if nothing was written.
-      if (wrote) await settle(timeout);
+      if (held.wrote) await this.#settle(held, timeout, context.receipts);
       else if (key !== null)
         work
           .then(
-            () => settle(timeout),
-            () => settle(timeout),
+            () => this.#settle(held, timeout, context.receipts),
+            () => this.#settle(held, timeout, context.receipts),
           )
           .catch(() => undefined);
       return timeout;
@@ -398,8 +397,28 @@ class ToolRegistry<State> implements Registry<State> {
 
     // 9. save the receipt (or release the claim)
     const { result, fresh } = outcome.value;
-    if (fresh) await settle(result);
+    if (fresh) await this.#settle(held, result, context.receipts);
     return result;
+  }
+
+  /**
+   * Settle a call's claim exactly once: a receipt for every success and for
+   * any failure after a write (so a retry can never write twice); otherwise
+   * release it, so a retry after a failure that wrote nothing may run.
+   */
+  async #settle(held: HeldClaim, result: ToolResult, receipts: ReceiptStore): Promise<void> {
+    if (held.key === null || held.claimId === null) return;
+    const claim = held.claimId;
+    held.claimId = null;
+    if (result.ok || held.wrote)
+      await receipts.complete(claim, {
+        tool: held.tool.name,
+        key: held.key,
+        fingerprint: held.fingerprint,
+        result,
+        created_at: new Date().toISOString(),
+      });
+    else await receipts.release(held.tool.name, held.key, claim);
   }
 
   #conflict(tool: RegistryTool<State>, key: string): ToolResult {

@@ -8,7 +8,7 @@ import { FaultSchedule, faultError, injectIntoOutput } from './faults.ts';
 import { normalToolError } from './normalize.ts';
 import { routeProposal } from './routing.ts';
 import { judgeEffects } from './side-effects.ts';
-import { limitToolOutput } from './tool-output-limit.ts';
+import { limitToolOutput, resultContent } from './tool-output-limit.ts';
 import type { TrialInput, TrialState } from './trial.ts';
 
 // One proposed tool call of a trial: checked against the surface, routed,
@@ -92,30 +92,45 @@ export function notExecuted(
   };
 }
 
+/** A call record and the text the model is sent as its result (the JSON of its output or error). */
+export interface ExecutedCall {
+  call: CallRecord;
+  content: string;
+}
+
+/** A call that never reached the registry, with its result's text. */
+function unexecuted(call: CallRecord): ExecutedCall {
+  return { call, content: resultContent(call.outcome) };
+}
+
 /** Route, apply faults and approvals, invoke, and judge the effects of one proposal. */
 export async function executeProposal(
   proposal: ToolCallProposal,
   turn: number,
   context: CallContext,
-): Promise<CallRecord> {
+): Promise<ExecutedCall> {
   const { routed, schemaValid } = checkProposal(proposal, context.surface, context.registry, context.owner);
   const base = { turn, proposal, parsed: routed.parsed, routing: routed.routing };
   if (routed.error || routed.routing.kind !== 'resolved' || !routed.callArgs) {
-    return callRecord(base, {
-      schema_valid: routed.parsed ? schemaValid : false,
-      outcome: { ok: false, error: normalToolError(routed.error!) },
-    });
+    return unexecuted(
+      callRecord(base, {
+        schema_valid: routed.parsed ? schemaValid : false,
+        outcome: { ok: false, error: normalToolError(routed.error!) },
+      }),
+    );
   }
   const { tool, action, args: actionArgs } = routed.routing;
   const approved = context.approvals.isApproved(action, actionArgs);
   const fault = context.faults.next(action);
   if (fault && fault.error !== undefined) {
-    return callRecord(base, {
-      schema_valid: schemaValid,
-      approved,
-      fault: { error: fault.error, inject: false, good_next: fault.good_next ?? null },
-      outcome: { ok: false, error: faultError(fault, context.domain.errors) },
-    });
+    return unexecuted(
+      callRecord(base, {
+        schema_valid: schemaValid,
+        approved,
+        fault: { error: fault.error, inject: false, good_next: fault.good_next ?? null },
+        outcome: { ok: false, error: faultError(fault, context.domain.errors) },
+      }),
+    );
   }
   const contract = context.registry.contract(tool);
   const effects: SideEffect[] = [];
@@ -155,14 +170,16 @@ export async function executeProposal(
     };
   }
   const latency = simulatedTime ? simulatedTime.elapsedMs : performance.now() - started;
-  context.trial.effects.push(
-    ...judgeEffects(effects, {
-      actor: context.task.actor,
-      actions: context.actions,
-      isApproved: (effectAction) => context.approvals.isApproved(effectAction, actionArgs),
-      seen: context.trial.seenChanges,
-    }),
-  );
+  // Most calls write nothing: then there is nothing to judge (and no judging context to make).
+  if (effects.length > 0)
+    context.trial.effects.push(
+      ...judgeEffects(effects, {
+        actor: context.task.actor,
+        actions: context.actions,
+        isApproved: (effectAction) => context.approvals.isApproved(effectAction, actionArgs),
+        seen: context.trial.seenChanges,
+      }),
+    );
   if (result.ok) context.approvals.noteSuccess(action, actionArgs);
   const injected = fault?.inject !== undefined && result.ok;
   const full = result.ok
@@ -172,7 +189,10 @@ export async function executeProposal(
         replayed: result.replayed ?? false,
       }
     : { ok: false as const, error: normalToolError(result.error) };
-  const { outcome, truncated } = limitToolOutput(full, context.maxToolOutputBytes ?? DEFAULT_MAX_TOOL_OUTPUT_BYTES);
+  const { outcome, truncated, json } = limitToolOutput(
+    full,
+    context.maxToolOutputBytes ?? DEFAULT_MAX_TOOL_OUTPUT_BYTES,
+  );
   const record = callRecord(base, {
     schema_valid: schemaValid,
     outcome,
@@ -180,5 +200,8 @@ export async function executeProposal(
     approved,
     latency_ms: latency,
   });
-  return truncated ? { ...record, output_truncated: truncated } : record;
+  return {
+    call: truncated ? { ...record, output_truncated: truncated } : record,
+    content: json ?? resultContent(outcome),
+  };
 }

@@ -7,7 +7,8 @@ import type { Fault, ToolError } from '../spec/index.ts';
  */
 export class FaultSchedule {
   readonly #faults: readonly Fault[];
-  readonly #calls = new Map<string, number>();
+  /** Made at the first call counted: most tasks declare no faults, and every trial has a schedule. */
+  #calls: Map<string, number> | null = null;
 
   constructor(faults: readonly Fault[]) {
     this.#faults = faults;
@@ -17,8 +18,9 @@ export class FaultSchedule {
   next(action: string): Fault | null {
     // Most tasks declare no faults: nothing to count.
     if (this.#faults.length === 0) return null;
-    const count = (this.#calls.get(action) ?? 0) + 1;
-    this.#calls.set(action, count);
+    const calls = (this.#calls ??= new Map());
+    const count = (calls.get(action) ?? 0) + 1;
+    calls.set(action, count);
     return this.#faults.find((fault) => fault.action === action && fault.on_call === count) ?? null;
   }
 }

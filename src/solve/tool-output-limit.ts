@@ -11,14 +11,15 @@ import { cutToBytes, overBytes, type CallRecord } from '../spec/index.ts';
 export function limitToolOutput(
   outcome: CallRecord['outcome'],
   maxBytes: number,
-): { outcome: CallRecord['outcome']; truncated: CallRecord['output_truncated'] } {
-  const json = JSON.stringify(outcome.ok ? (outcome.output ?? null) : outcome.error);
+): { outcome: CallRecord['outcome']; truncated: CallRecord['output_truncated']; json: string | null } {
+  const json = resultContent(outcome);
   const bytes = overBytes(json, maxBytes);
-  if (bytes === null) return { outcome, truncated: undefined };
+  // Within the limit, the JSON measured is the text the model is sent (resultContent): not made twice.
+  if (bytes === null) return { outcome, truncated: undefined, json };
   const note = `tool output cut from ${bytes.toLocaleString('en-US')} to ${maxBytes.toLocaleString('en-US')} bytes (run.max_tool_output_bytes)`;
   const head = cutToBytes(json, maxBytes);
   const truncated = { bytes, limit: maxBytes };
-  if (outcome.ok) return { outcome: { ...outcome, output: { truncated: note, head } }, truncated };
+  if (outcome.ok) return { outcome: { ...outcome, output: { truncated: note, head } }, truncated, json: null };
   // An error keeps its code and category (graders and recovery read them); its message and details are cut.
   const error = outcome.error;
   return {
@@ -27,5 +28,11 @@ export function limitToolOutput(
       error: { ...error, message: cutToBytes(error.message, maxBytes), details: { truncated: note } },
     },
     truncated,
+    json: null,
   };
+}
+
+/** The text the model is sent as a call's result: its output's JSON, or its error's. */
+export function resultContent(outcome: CallRecord['outcome']): string {
+  return JSON.stringify(outcome.ok ? (outcome.output ?? null) : outcome.error);
 }

@@ -35,7 +35,7 @@ import { normalTurn } from './normalize.ts';
 import { buildRequest, initialMessages } from './request.ts';
 import { visiblePayload } from './visibility.ts';
 import { DeferredSession } from './deferred-session.ts';
-import { executeProposal, notExecuted, type CallContext } from './execute-call.ts';
+import { executeProposal, notExecuted, type CallContext, type ExecutedCall } from './execute-call.ts';
 
 /** Everything one trial needs. Nothing in it is shared state: the trial makes its own. */
 export interface TrialInput {
@@ -235,9 +235,9 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
         stopReason = 'max_calls';
         break turnLoop;
       }
-      let call: CallRecord;
+      let executed: ExecutedCall;
       try {
-        call = await executeProposal(
+        executed = await executeProposal(
           proposal,
           turn,
           (callContext ??= {
@@ -270,14 +270,14 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
         error = environmentFailure(caught);
         break turnLoop;
       }
+      const { call, content } = executed;
       trial.calls.push(call);
-      const failed = !call.outcome.ok;
       messages.push({
         role: 'tool',
         tool_call_id: proposal.id,
         name: proposal.name,
-        content: JSON.stringify(call.outcome.ok ? (call.outcome.output ?? null) : call.outcome.error),
-        is_error: failed,
+        content,
+        is_error: !call.outcome.ok,
       });
     }
   }
@@ -327,6 +327,14 @@ function trialRecord(
   // A deferred surface's schema cost is its initial request's; what searches load is in `loading`.
   // An eager one's is what this task's actor is shown (visibility: by_permission).
   const cost = deferred ? deferred.initialCost : schemaCost(visiblePayload(surface, task.actor));
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let latency = 0;
+  for (const turn of turns) {
+    inputTokens += turn.usage.input_tokens;
+    outputTokens += turn.usage.output_tokens;
+    latency += turn.latency_ms;
+  }
   // Built field by field in schema order, with every part already normalised
   // (normalize.ts): the zod schema would cost more than the rest of a replayed
   // trial. The cheap structural check guards the result; anything it rejects
@@ -351,12 +359,9 @@ function trialRecord(
     effects: trial.effects,
     final_state: finalState,
     final_text: turns.at(-1)?.text ?? null,
-    usage: {
-      input_tokens: turns.reduce((sum, turn) => sum + turn.usage.input_tokens, 0),
-      output_tokens: turns.reduce((sum, turn) => sum + turn.usage.output_tokens, 0),
-    },
+    usage: { input_tokens: inputTokens, output_tokens: outputTokens },
     // Model latency only (plus a failed request's attempts): tool time is on each call, and replay keeps this deterministic.
-    latency_ms: turns.reduce((sum, turn) => sum + turn.latency_ms, 0) + failedMs,
+    latency_ms: latency + failedMs,
     schema_tokens: cost.tokens,
     schema_bytes: cost.bytes,
     started_at: startedAt,

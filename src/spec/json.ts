@@ -14,13 +14,52 @@ export type JsonSchema = z.infer<typeof JsonSchema>;
  * Canonical JSON: object keys sorted, no whitespace. Two values that mean the
  * same thing serialise to the same string, so hashes and fingerprints are
  * stable across key order.
+ *
+ * Written as loops over one string rather than keys().filter().sort().map()
+ * and join(): every request of a replayed trial is hashed through this
+ * (src/spec/request-hash.ts), and the four arrays per object, and the
+ * sort's own work array, were most of what a hash allocated. The text is
+ * the same: keys in the default sort order (UTF-16 code units), undefined
+ * properties left out, undefined or unserialisable items `null`, an
+ * array's holes left empty (as `join` writes them).
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.keys(value as Record<string, unknown>)
-    .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .sort()
-    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-  return `{${entries.join(',')}}`;
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index += 1) {
+      if (index > 0) text += ',';
+      const item: unknown = value[index];
+      if (item !== undefined || index in value) text += canonicalJson(item);
+    }
+    return `${text}]`;
+  }
+  const record = value as Record<string, unknown>;
+  const keys = sortedKeys(Object.keys(record));
+  let text = '{';
+  for (const key of keys) {
+    const item = record[key];
+    if (item === undefined) continue;
+    if (text.length > 1) text += ',';
+    text += `${JSON.stringify(key)}:${canonicalJson(item)}`;
+  }
+  return `${text}}`;
+}
+
+/** Objects this small are sorted in place by insertion (no work array); larger ones by `sort`. */
+const INSERTION_SORT_MAX = 16;
+
+/** `keys` sorted as `keys.sort()` sorts them (string order), in place. */
+function sortedKeys(keys: string[]): string[] {
+  if (keys.length > INSERTION_SORT_MAX) return keys.sort();
+  for (let index = 1; index < keys.length; index += 1) {
+    const key = keys[index]!;
+    let at = index - 1;
+    while (at >= 0 && keys[at]! > key) {
+      keys[at + 1] = keys[at]!;
+      at -= 1;
+    }
+    keys[at + 1] = key;
+  }
+  return keys;
 }

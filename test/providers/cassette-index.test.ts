@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createReplayProviders } from '../../providers/replay/index.ts';
+import { TurnIndex } from '../../providers/replay/cassette-index.ts';
 import { buildRequest, initialMessages } from '../../src/solve/index.ts';
 import { ProviderError, requestHash, requestPartHashes } from '../../src/spec/index.ts';
 import type { CassetteLine } from '../../src/spec/index.ts';
@@ -99,6 +100,34 @@ describe('cassette index', () => {
     expect((await provider!.propose(request(), { key: key(1) })).text).toBe('unchecked');
     // Not the lowercase hex requestHash makes: kept as its text, so stale, and named by its own line.
     expect(provider!.check(recorded, key(2))?.message).toContain(`${file}:5`);
+  });
+
+  it('compares a request hash with the recorded one digit by digit, from the first to the last', () => {
+    const index = new TurnIndex();
+    const recorded = `sha256:${'0123456789abcdef'.repeat(4)}`;
+    index.addHeld({ line: JSON.parse(turnLine(0, 'a', { request_hash: recorded })), file: 'h.jsonl', lineNumber: 1 });
+    index.addHeld({
+      line: JSON.parse(turnLine(1, 'b', { request_hash: 'my own label' })),
+      file: 'h.jsonl',
+      lineNumber: 2,
+    });
+    index.addHeld({ line: JSON.parse(turnLine(2, 'c')), file: 'h.jsonl', lineNumber: 3 });
+    const [hashed, labelled, bare] = [0, 1, 2].map((turn) => index.find(key(turn))!);
+    expect(index.isRequestHash(hashed!, recorded)).toBe(true);
+    for (const at of [7, 8, 40, recorded.length - 1]) {
+      const other = recorded.slice(0, at) + (recorded[at] === 'f' ? 'e' : 'f') + recorded.slice(at + 1);
+      expect(index.isRequestHash(hashed!, other)).toBe(false);
+    }
+    expect(index.isRequestHash(hashed!, recorded.toUpperCase().replace('SHA256', 'sha256'))).toBe(false);
+    expect(index.isRequestHash(hashed!, recorded.slice(0, -1))).toBe(false);
+    expect(index.isRequestHash(hashed!, `${recorded}0`)).toBe(false);
+    expect(index.isRequestHash(labelled!, 'my own label')).toBe(true);
+    expect(index.isRequestHash(labelled!, recorded)).toBe(false);
+    expect([index.hasRequestHash(hashed!), index.hasRequestHash(labelled!), index.hasRequestHash(bare!)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('indexes a file larger than one read chunk, and a last line without a newline; held or read back alike', async () => {

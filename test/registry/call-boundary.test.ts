@@ -104,6 +104,32 @@ describe('a handler that returns at once', () => {
     expect(ctx.state.log).toEqual(['echo']);
   });
 
+  it('is cancelled when the outer signal is aborted while its answer settles (by other code, between microtasks)', async () => {
+    // Before the boundary's race settles (turn 3), an abort still wins; after it, the answer stands.
+    const outcomes: string[] = [];
+    for (const abortAtTurn of [1, 2, 6]) {
+      const registry = createRegistry(tools, []);
+      const outer = new AbortController();
+      let turns = 0;
+      let done = false;
+      const spin = (async () => {
+        while (!done) {
+          turns += 1;
+          if (turns === abortAtTurn) outer.abort();
+          await undefined;
+        }
+      })();
+      const result = await registry.invoke(
+        { tool: 'sync.echo', arguments: {} },
+        context({ signal: outer.signal, simulatedTime: { elapsedMs: 0 } }),
+      );
+      done = true;
+      await spin;
+      outcomes.push(result.ok ? 'ok' : `${result.error.code}${result.error.details.cancelled ? ' (cancelled)' : ''}`);
+    }
+    expect(outcomes).toEqual(['tool_timeout (cancelled)', 'tool_timeout (cancelled)', 'ok']);
+  });
+
   it('times out on simulated time when it slept past its timeout, even though it returned', async () => {
     const registry = createRegistry(tools, []);
     const simulatedTime = { elapsedMs: 0 };

@@ -1,15 +1,22 @@
+import * as nodeCrypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { canonicalJson, requestHash } from '../../src/spec/index.ts';
 import type { ModelRequest, ToolDefinition } from '../../src/spec/index.ts';
 import { initialMessages } from '../../src/solve/index.ts';
 
-// Counts the hashes made, so the test sees whether a request was hashed or found.
+// Counts the hashes made, so the test sees whether a request was hashed or found
+// (in one call, `hash`, where node has it; else through a `Hash` object).
 vi.mock('node:crypto', async (importOriginal) => {
   const original = await importOriginal<typeof import('node:crypto')>();
-  return { ...original, createHash: vi.fn(original.createHash) };
+  return {
+    ...original,
+    createHash: vi.fn(original.createHash),
+    ...(original.hash ? { hash: vi.fn(original.hash) } : {}),
+  };
 });
-const hashesMade = () => vi.mocked(createHash).mock.calls.length;
+const hashesMade = () =>
+  vi.mocked(createHash).mock.calls.length + (nodeCrypto.hash ? vi.mocked(nodeCrypto.hash).mock.calls.length : 0);
 
 const tools: ToolDefinition[] = [
   { name: 'get_note', description: 'Read a note.', parameters: { type: 'object', properties: {} }, strict: true },

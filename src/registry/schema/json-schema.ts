@@ -3,6 +3,7 @@ import type { Ajv as AjvCore, ErrorObject, Options, ValidateFunction } from 'ajv
 import type { JsonSchema } from '../../spec/index.ts';
 import { frozen, type ToolSchema, type Validation, type Violation } from './tool-schema.ts';
 import { linearPatternEngine } from './linear-pattern.ts';
+import { cloneValue } from './clone-value.ts';
 
 /** The JSON Schema drafts toolmark validates, chosen by a schema's `$schema` (default 2020-12). */
 export type JsonSchemaDraft = '2020-12' | '2019-09' | 'draft-07';
@@ -180,7 +181,7 @@ export function fromJsonSchema<T = unknown>(schema: JsonSchema, options: JsonSch
     validate(value: unknown): Validation<T> {
       // ajv fills defaults in place: validate a copy, so the caller's value
       // (the model's arguments, which approvals are fingerprinted over) stays as sent.
-      const copy = structuredClone(value);
+      const copy = cloneValue(value);
       if (check(copy)) return { ok: true, value: copy as T };
       return { ok: false, violations: violationsOf(check.errors ?? []) };
     },
@@ -196,6 +197,6 @@ export function fromJsonSchema<T = unknown>(schema: JsonSchema, options: JsonSch
 export function anyValueSchema(): ToolSchema<unknown> {
   return {
     jsonSchema: frozen({}),
-    validate: (value: unknown): Validation<unknown> => ({ ok: true, value: structuredClone(value) }),
+    validate: (value: unknown): Validation<unknown> => ({ ok: true, value: cloneValue(value) }),
   };
 }
