@@ -3,6 +3,8 @@ import {
   createRunCollector,
   startChartWorker,
   writeReports,
+  type ChartWorker,
+  warmUpChartSpecs,
   type RunCollector,
   type RunFacts,
 } from '../report/index.ts';
@@ -36,6 +38,8 @@ export interface RunFinalizer {
     runDir: string,
     staged?: { manifest: Manifest; summary: Summary; write: RunFileWriter },
   ): Promise<RunFacts>;
+  /** A run that ends without its reports (it failed, or was abandoned): ends a chart worker started early. Idempotent. */
+  dispose(): void;
 }
 
 export interface RunFinalizerOptions {
@@ -46,7 +50,24 @@ export interface RunFinalizerOptions {
   sampleLimit?: number;
   /** Its `betweenPhases` is awaited once the reducers are let go, before the reports render. */
   events?: RunEvents;
+  /** Trials the run plans, when known as it starts: a small run's chart worker starts at once (`EARLY_CHARTS_MAX_TRIALS`). */
+  planned?: number;
 }
+
+/**
+ * Up to this many planned trials, the chart worker starts with the
+ * finalizer — as the trials begin — instead of when the reports render,
+ * and warms up on one made-up chart (`warmUpChartSpecs(1)`: ~75 ms of the
+ * second core for ~50 ms off the page's ~200 ms of drawing). Loading Vega
+ * and drawing cold were on a 10,000-trial run's critical path: its reports
+ * phase waited for the worker while the main thread had written report.md
+ * and junit.xml. During the trials the second core has room: the main
+ * thread runs them, the second core only V8's garbage-collection helpers. A larger
+ * run keeps the late start: the worker (~15 MB, more as it draws) would
+ * sit on top of the trials' growing heap, and a 100,000-trial run's peak
+ * memory is held to 300 MB.
+ */
+export const EARLY_CHARTS_MAX_TRIALS = 20_000;
 
 /** The streaming end of a run: feed it every trial, then write the summary and the reports. */
 export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
@@ -59,6 +80,10 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
     synthetic: options.synthetic,
   });
   let collector: RunCollector | null = createRunCollector({ sampleLimit: options.sampleLimit });
+  let early: ChartWorker | null =
+    options.planned !== undefined && options.planned <= EARLY_CHARTS_MAX_TRIALS
+      ? startChartWorker({ warmUp: warmUpChartSpecs(1) })
+      : null;
   const finalizer: RunFinalizer = {
     add(record) {
       aggregator!.add(record);
@@ -81,16 +106,22 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
       // What the trials left is garbage now; the CLI hands it back before the
       // reports render (a 100,000-trial run's peak memory was this step).
       await options.events?.betweenPhases?.();
-      // The charts' worker (Vega, ~40 MB) starts only now, so it never comes on
-      // top of the trials' garbage: it imports Vega and draws while this thread
-      // writes report.md, junit.xml and the page around the charts.
-      const charts = startChartWorker();
+      // The charts' worker (Vega, ~40 MB) starts only now unless the run is
+      // small, so it never comes on top of a large run's trials: it imports
+      // Vega and draws while this thread writes report.md, junit.xml and the
+      // page around the charts.
+      const charts = early ?? startChartWorker();
+      early = null;
       try {
         await writeReports(data, options.config.gate, staged?.write, charts.render);
       } finally {
         charts.stop();
       }
       return data.facts;
+    },
+    dispose() {
+      early?.stop();
+      early = null;
     },
   };
   return finalizer;

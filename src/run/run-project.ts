@@ -265,6 +265,7 @@ async function executeProject(prepared: Prepared): Promise<RunResult> {
       return { runDir: prepared.runDir, runId, manifest: finished, summary, outcome, facts };
     } catch (error) {
       finish.abandon();
+      finalizer.dispose();
       throw error;
     }
   } finally {
@@ -349,7 +350,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
   await events.onPhase?.('trials');
 
   // Summary and reports are fed as the trials stream by (the resumed part, then each new trial).
-  const finalizer = createRunFinalizer({ runId, config, synthetic, events });
+  const finalizer = createRunFinalizer({ runId, config, synthetic, events, planned: plan.length });
   const outcome = await executeRun({
     runDir,
     plan,
@@ -386,6 +387,10 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
         })),
     onTrialDone: events.onTrial && ((record) => events.onTrial!(record)),
     observe: (record) => finalizer.add(record),
+  }).catch((error: unknown) => {
+    // A small run's chart worker is already up (src/run/finalizer.ts): a run that fails ends it too.
+    finalizer.dispose();
+    throw error;
   });
   return { runId, manifest, outcome, finalizer, interrupted: outcome.interrupted };
 }

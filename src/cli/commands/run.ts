@@ -121,6 +121,8 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   let exitGuard: ReturnType<typeof guardUserExit> | null = null;
   let folder: string | null = null;
   let limitMs = 0;
+  // Trials planned, once the plan is known: the heap policy spares a small run its release before the reports.
+  let planned: number | undefined;
   // A handler blocking the main thread: two Ctrl-Cs, or run.user_code_limit_ms, and the watchdog ends the process.
   // Started now so it is up when the trials begin (it acts only once armed).
   let blockedLine: (() => string) | null = null;
@@ -155,6 +157,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     onStart: (info) => {
       folder = info.runDir;
       limitMs = info.userCodeLimitMs;
+      planned = info.total;
       watchdog.arm({ runDir: info.runDir, resume: `toolmark run --resume ${shownPath(info.runDir)}`, limitMs });
       progress = createProgress(process.stderr, undefined, { log: info.live });
       progress.start(info);
@@ -177,7 +180,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
       }
     },
     // The heap policy is the CLI's (src/cli/heap-policy.ts); the library only says where the phases meet.
-    betweenPhases: releaseMemory,
+    betweenPhases: () => releaseMemory(planned),
   };
   let result: RunResult;
   try {
