@@ -31,13 +31,15 @@ export function limitHeapGrowth(): void {
 const RELEASE_ABOVE_RSS = 256 * 1024 * 1024;
 
 /**
- * Runs of at most this many planned trials never release before their
- * reports, whatever their resident size: what their trials leave is small
- * (a 10,000-task replay: ~60 MB of heap in use) and their peak stays under
- * 300 MB without it, while their resident size there (~250–265 MB, its
- * chart worker included: src/run/finalizer.ts starts it with the trials of
- * such a run) sat right at the threshold, so ~100 ms of that run's
- * critical path came and went from run to run. The same bound as the
+ * Once a run's size is known (before its reports), it decides instead of
+ * the resident size, which sat right at the threshold there for both a
+ * 10,000-task replay (~250–265 MB, its early chart worker included:
+ * src/run/finalizer.ts) and 100,000 trials of 50 tasks (~255–270 MB), so
+ * from run to run a release came or not: ~100 ms of the first's critical
+ * path, ~30 MB of the second's peak (bench figure 1c). A run of at most
+ * this many planned trials never releases there (what its trials leave is
+ * small: ~60 MB of heap in use at 10,000, and its peak stays under 300 MB
+ * without it); a larger one always does. The same bound as the
  * finalizer's early chart worker (`EARLY_CHARTS_MAX_TRIALS`).
  */
 export const SMALL_RUN_TRIALS = 20_000;
@@ -69,8 +71,9 @@ export const SMALL_RUN_TRIALS = 20_000;
 export async function releaseMemory(plannedTrials?: number): Promise<void> {
   // The event loop turns once either way, as it does while a release runs, so
   // what the previous phase left pending settles before the next phase starts.
-  const small = plannedTrials !== undefined && plannedTrials <= SMALL_RUN_TRIALS;
-  if (small || process.memoryUsage.rss() < RELEASE_ABOVE_RSS) return new Promise((resolve) => setImmediate(resolve));
+  const worthIt =
+    plannedTrials === undefined ? process.memoryUsage.rss() >= RELEASE_ABOVE_RSS : plannedTrials > SMALL_RUN_TRIALS;
+  if (!worthIt) return new Promise((resolve) => setImmediate(resolve));
   let session: import('node:inspector').Session;
   try {
     const { Session } = await import('node:inspector');

@@ -21,21 +21,25 @@ afterEach(() => {
 });
 
 describe('the heap policy between phases', () => {
-  it('releases above the resident-size threshold, unless the run is known to be small', async () => {
-    vi.spyOn(process.memoryUsage, 'rss').mockReturnValue(512 * 1024 * 1024);
+  it('releases above the resident-size threshold while the run size is unknown', async () => {
+    const rss = vi.spyOn(process.memoryUsage, 'rss').mockReturnValue(512 * 1024 * 1024);
     await releaseMemory();
-    await releaseMemory(SMALL_RUN_TRIALS + 1);
-    expect(posted).toEqual(['HeapProfiler.collectGarbage', 'HeapProfiler.collectGarbage']);
+    expect(posted).toEqual(['HeapProfiler.collectGarbage']);
     posted.length = 0;
-    await releaseMemory(SMALL_RUN_TRIALS);
-    await releaseMemory(10);
+    rss.mockReturnValue(64 * 1024 * 1024);
+    await releaseMemory();
     expect(posted).toEqual([]);
   });
 
-  it('does not release below the threshold, whatever the run', async () => {
-    vi.spyOn(process.memoryUsage, 'rss').mockReturnValue(64 * 1024 * 1024);
-    await releaseMemory();
-    await releaseMemory(SMALL_RUN_TRIALS * 10);
-    expect(posted).toEqual([]);
+  it('once the run size is known, releases for a large run only, whatever the resident size', async () => {
+    for (const mb of [64, 512]) {
+      vi.spyOn(process.memoryUsage, 'rss').mockReturnValue(mb * 1024 * 1024);
+      await releaseMemory(SMALL_RUN_TRIALS);
+      await releaseMemory(10);
+      expect(posted).toEqual([]);
+      await releaseMemory(SMALL_RUN_TRIALS + 1);
+      expect(posted).toEqual(['HeapProfiler.collectGarbage']);
+      posted.length = 0;
+    }
   });
 });
