@@ -350,7 +350,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
   await events.onPhase?.('trials');
 
   // Summary and reports are fed as the trials stream by (the resumed part, then each new trial).
-  const finalizer = createRunFinalizer({ runId, config, synthetic, events, planned: plan.length });
+  const finalizer = createRunFinalizer({ runId, config, synthetic, events, manifest });
   const outcome = await executeRun({
     runDir,
     plan,

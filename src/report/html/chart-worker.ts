@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { isDeepStrictEqual } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TopLevelSpec } from 'vega-lite';
@@ -140,4 +141,20 @@ export function startChartWorker(options: { warmUp?: readonly TopLevelSpec[] } =
       void worker.terminate();
     },
   };
+}
+
+/**
+ * Start drawing a page's charts now, from `specs` made before the reports
+ * (a small run's, as its summary is written: src/run/finalizer.ts), and
+ * return the renderer the page is then made with. It hands over that
+ * drawing when the page asks for the same specs, which is what the early
+ * drawing is for: its ~150 ms no longer start only once report.md and
+ * junit.xml are under way. Asked for other specs, it draws those here, so
+ * the page always shows what it asks for.
+ */
+export function drawAhead(worker: ChartWorker, specs: readonly (TopLevelSpec | null)[]): ChartRenderer {
+  const drawn = worker.render(specs);
+  // Awaited by the page; a failure meanwhile is not an unhandled rejection.
+  drawn.catch(() => {});
+  return (asked) => (isDeepStrictEqual(asked, specs) ? drawn : renderChartsHere(asked));
 }

@@ -208,7 +208,7 @@ function sweepCard(data: RunData, chart: string): string {
 }
 
 /** Tasks whose trials disagree somewhere, as `domain/task`, sorted. */
-function flippedTaskNames(data: RunData): string[] {
+function flippedTaskNames(data: Pick<RunData, 'outcomes'>): string[] {
   return [...new Set(data.outcomes.filter(isFlipped).map((outcome) => `${outcome.domain}/${outcome.task}`))].sort();
 }
 
@@ -218,7 +218,7 @@ function flippedTaskNames(data: RunData): string[] {
  * confusion matrix per surface with cells, the sweep (null: no such chart).
  * Plain data, so another thread can draw them (chart-worker.ts).
  */
-export function htmlChartSpecs(data: RunData): (TopLevelSpec | null)[] {
+export function htmlChartSpecs(data: Pick<RunData, 'manifest' | 'summary' | 'outcomes'>): (TopLevelSpec | null)[] {
   const { summary } = data;
   const flippedTasks = flippedTaskNames(data);
   const hasGroups = headlineGroups(summary).length > 0;
