@@ -66,6 +66,8 @@ export interface RunFinalizerOptions {
    * once, and has it draw the page's charts as soon as the summary is made.
    */
   manifest?: Manifest;
+  /** A chart worker started earlier (a partial re-score starts it first: src/run/rescore-run.ts); default: one started for the reports. */
+  charts?: ChartWorker;
 }
 
 /**
@@ -96,7 +98,7 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
   });
   let collector: RunCollector | null = createRunCollector({ sampleLimit: options.sampleLimit });
   const small = options.manifest !== undefined && options.manifest.planned <= EARLY_CHARTS_MAX_TRIALS;
-  let charts: ChartWorker | null = small ? startChartWorker({ warmUp: warmUpChartSpecs(1) }) : null;
+  let charts: ChartWorker | null = options.charts ?? (small ? startChartWorker({ warmUp: warmUpChartSpecs(1) }) : null);
   // A small run's charts, being drawn since its summary was made.
   let ahead: ChartRenderer | null = null;
   const finalizer: RunFinalizer = {

@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { loadProject, type Project } from '../load/index.ts';
+import { startChartWorker, type ChartWorker } from '../report/index.ts';
 import {
   RunFolderTransaction,
   asWritten,
@@ -55,6 +56,11 @@ export interface RescoreRunOptions {
    * `toolmark report --rescore` sets it.
    */
   skipUnchanged?: boolean;
+  /**
+   * A chart worker started already (`toolmark report --rescore` starts it
+   * before it loads anything): used by a partial re-score, stopped otherwise.
+   */
+  charts?: ChartWorker;
 }
 
 /** What a re-score found. */
@@ -107,7 +113,42 @@ export async function rescoreRun(options: RescoreRunOptions): Promise<RescoreRes
     for (const note of lock.notes) options.events?.onNote?.(note);
     return await rescoreLocked(options);
   } finally {
+    options.charts?.stop();
     lock.release();
+  }
+}
+
+/** The largest trials.jsonl whose partial re-score starts the chart worker first (~20,000 trials of ~3 KB). */
+const EARLY_CHARTS_LIMIT = 64 * 1024 * 1024;
+
+/**
+ * A partial re-score of a small run (only some task files changed) spends
+ * most of its time reading the trials and rendering the reports, and its
+ * critical path is the chart worker: Vega's import and the drawing, ~0.6 s
+ * on the second core, which the finalizer starts only once the summary is
+ * made (for a large run, so that the worker's ~40 MB never come on top of the
+ * trials' garbage). Here the worker starts before anything is read, so it
+ * imports Vega while this thread grades. A larger run, or one that may need
+ * every trial graded again, keeps the finalizer's order.
+ */
+function earlyCharts(options: RescoreRunOptions, manifest: Manifest): ChartWorker | undefined {
+  const recorded = manifest.grading_inputs;
+  const likelyPartial =
+    options.skipUnchanged === true &&
+    options.project === undefined &&
+    recorded?.files !== undefined &&
+    manifest.finished_at !== null &&
+    manifest.partial === undefined;
+  if (likelyPartial && trialsBytes(options.runDir) <= EARLY_CHARTS_LIMIT) return options.charts ?? startChartWorker();
+  options.charts?.stop();
+  return undefined;
+}
+
+function trialsBytes(runDir: string): number {
+  try {
+    return statSync(runFile(runDir, 'trials')).size;
+  } catch {
+    return Infinity;
   }
 }
 
@@ -116,6 +157,20 @@ async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult>
   const manifest = readManifest(runDir);
   if (options.skipUnchanged && nothingToRegrade(runDir, manifest, options.root))
     return { unchanged: true, trials: 0, regraded: 0, changed: 0, flips: new Map(), summary: readSummary(runDir) };
+  const charts = earlyCharts(options, manifest);
+  try {
+    return await rescoreWith(options, manifest, charts);
+  } finally {
+    charts?.stop();
+  }
+}
+
+async function rescoreWith(
+  options: RescoreRunOptions,
+  manifest: Manifest,
+  early: ChartWorker | undefined,
+): Promise<RescoreResult> {
+  const { runDir } = options;
   const manifestFile = runFile(runDir, 'manifest');
   const domains = manifest.tasks.map((task) => task.domain);
   // Only some task files changed: grade only their trials (null: grade every trial).
@@ -134,6 +189,8 @@ async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult>
     );
     inputsToday = () => partial.inputs;
   } else {
+    // Every trial graded again: the finalizer starts its chart worker once their garbage is let go.
+    early?.stop();
     const project = options.project ?? (await loadProject(options.root, { domains: [...new Set(domains)] }));
     ({ config } = project);
     gradings = tasksToGrade(todaysTasks(project), manifest.tasks, project.root, manifestFile);
@@ -162,6 +219,7 @@ async function rescoreLocked(options: RescoreRunOptions): Promise<RescoreResult>
     synthetic: manifest.providers.some((provider) => provider.synthetic),
     sampleLimit: options.sampleLimit,
     events: options.events,
+    charts: partial === null ? undefined : early,
   });
   const changedLines = new Set<number>();
   const duplicates = createDuplicateCheck(file);

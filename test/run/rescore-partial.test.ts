@@ -8,6 +8,7 @@ import { rescoreRun, runProject } from '../../src/run/index.ts';
 import { QUICK_CHECK_FILES, unchangedRunFolder } from '../../src/run/rescore-quick-check.ts';
 import { LOCK_FILE, PENDING_FILE, RUN_FILES, TEMPORARY_SUFFIX } from '../../src/run-folder/index.ts';
 import { ConfigError } from '../../src/spec/index.ts';
+import { runCli } from '../helpers/cli.ts';
 
 // `report --rescore` after an edit of some task files (src/run/partial-rescore.ts):
 // only the trials of the files that changed are graded again, and the run
@@ -96,6 +97,17 @@ describe('re-score of edited task files', { timeout: 180_000 }, () => {
     const reference = folderBytes(fullDir);
     expect([...written.keys()].sort()).toEqual([...reference.keys()].sort());
     for (const [name, bytes] of written) expect(firstDifference(bytes, reference.get(name)!), name).toBeNull();
+
+    // Through the CLI, which starts the chart worker before it loads anything (src/cli/commands/report.ts): the same folder.
+    const cliDir = copyOfRun('cli');
+    const byCli = await runCli(['report', cliDir, '--rescore', '--root', root], { cwd: root });
+    expect(byCli.code, byCli.stderr).toBe(0);
+    expect(byCli.stdout).toMatch(
+      /^re-scored 12 trials against the tasks in .*: 1 with changed verdicts \(trials.jsonl rewritten\)\n/,
+    );
+    const fromCli = folderBytes(cliDir);
+    for (const [file, bytes] of reference)
+      expect(firstDifference(fromCli.get(file)!, bytes), `cli: ${file}`).toBeNull();
 
     // The partial re-score recorded today's inputs: nothing is left to re-score.
     expect(await rescoreRun({ runDir: partialDir, root, skipUnchanged: true })).toMatchObject({ unchanged: true });

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { ChartWorker } from '../../report/html/chart-worker.ts';
 
 interface ReportFlags {
   root: string;
@@ -16,6 +17,17 @@ async function reportAction(run: string, flags: ReportFlags): Promise<void> {
       return;
     }
   }
+  // A partial re-score's critical path is the chart worker (Vega's import and drawing, src/run/rescore-run.ts):
+  // started now, on the second core, before anything loads; the re-score stops it when it has no use for it.
+  const charts = flags.rescore ? (await import('../../report/html/chart-worker.ts')).startChartWorker() : undefined;
+  try {
+    await reportWith(run, flags, charts);
+  } finally {
+    charts?.stop();
+  }
+}
+
+async function reportWith(run: string, flags: ReportFlags, charts: ChartWorker | undefined): Promise<void> {
   const { ConfigError, GateConfig } = await import('../../spec/index.ts');
   const { checkRunFiles, locateRun, openRunFolder } = await import('../../run-folder/index.ts');
   const { guardFinishing } = await import('../finish-interrupt.ts');
@@ -45,7 +57,7 @@ async function reportAction(run: string, flags: ReportFlags): Promise<void> {
   const unguard = guardFinishing(runDir, `toolmark report ${shownRun}${flags.rescore ? ' --rescore' : ''}`);
   let written: string[];
   try {
-    if (flags.rescore) written = await rescore(runDir, resolve(flags.root), sampleLimit);
+    if (flags.rescore) written = await rescore(runDir, resolve(flags.root), sampleLimit, charts);
     else {
       // The folder is this command's while it renders; what a killed writer left is finished or undone first.
       const lock = openRunFolder(runDir, 'report');
@@ -75,7 +87,12 @@ async function reportAction(run: string, flags: ReportFlags): Promise<void> {
  * run's domains are loaded), then write summary.json and the reports. Prints
  * what changed; returns the report paths.
  */
-async function rescore(runDir: string, root: string, sampleLimit: number): Promise<string[]> {
+async function rescore(
+  runDir: string,
+  root: string,
+  sampleLimit: number,
+  charts: ChartWorker | undefined,
+): Promise<string[]> {
   const { runFile } = await import('../../run-folder/index.ts');
   const { REPORT_FILES } = await import('../../report/index.ts');
   // Not through src/run/index.ts: the run, merge and sweep code it also loads is not needed here.
@@ -89,6 +106,7 @@ async function rescore(runDir: string, root: string, sampleLimit: number): Promi
     sampleLimit,
     events: { betweenPhases: releaseMemory, onNote: (note) => process.stderr.write(`note: ${note}\n`) },
     skipUnchanged: true,
+    charts,
   });
   if (result.unchanged) {
     process.stdout.write(nothingToRescoreMessage(root));
