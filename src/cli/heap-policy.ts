@@ -31,6 +31,20 @@ export function limitHeapGrowth(): void {
 const RELEASE_ABOVE_RSS = 256 * 1024 * 1024;
 
 /**
+ * Once a run's size is known (before its reports), it decides instead of
+ * the resident size, which sat right at the threshold there for both a
+ * 10,000-task replay (~250–265 MB, its early chart worker included:
+ * src/run/finalizer.ts) and 100,000 trials of 50 tasks (~255–270 MB), so
+ * from run to run a release came or not: ~100 ms of the first's critical
+ * path, ~30 MB of the second's peak (bench figure 1c). A run of at most
+ * this many planned trials never releases there (what its trials leave is
+ * small: ~60 MB of heap in use at 10,000, and its peak stays under 300 MB
+ * without it); a larger one always does. The same bound as the
+ * finalizer's early chart worker (`EARLY_CHARTS_MAX_TRIALS`).
+ */
+export const SMALL_RUN_TRIALS = 20_000;
+
+/**
  * Give memory back to the system at a phase boundary of a long command —
  * after start-up, before the trials; after the trials, before the reports —
  * when most of what the previous phase allocated has just become garbage.
@@ -51,11 +65,15 @@ const RELEASE_ABOVE_RSS = 256 * 1024 * 1024;
  *
  * Afterwards the young generation may grow back only to half its default
  * maximum (`capYoungGeneration`).
+ *
+ * `plannedTrials`: the run's size once known (`SMALL_RUN_TRIALS`).
  */
-export async function releaseMemory(): Promise<void> {
+export async function releaseMemory(plannedTrials?: number): Promise<void> {
   // The event loop turns once either way, as it does while a release runs, so
   // what the previous phase left pending settles before the next phase starts.
-  if (process.memoryUsage.rss() < RELEASE_ABOVE_RSS) return new Promise((resolve) => setImmediate(resolve));
+  const worthIt =
+    plannedTrials === undefined ? process.memoryUsage.rss() >= RELEASE_ABOVE_RSS : plannedTrials > SMALL_RUN_TRIALS;
+  if (!worthIt) return new Promise((resolve) => setImmediate(resolve));
   let session: import('node:inspector').Session;
   try {
     const { Session } = await import('node:inspector');

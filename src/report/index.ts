@@ -18,7 +18,9 @@ export { errorLines, incompleteNote, turnLine, usageLines, type RunFacts } from 
 export { renderMarkdown } from './markdown.ts';
 export { renderJunit, xmlEscape } from './junit.ts';
 export { renderHtml, renderHtmlChunks } from './html/page.ts';
-export { startChartWorker, type ChartRenderer, type ChartWorker } from './html/chart-worker.ts';
+export { drawAhead, startChartWorker, type ChartRenderer, type ChartWorker } from './html/chart-worker.ts';
+export { htmlChartSpecs } from './html/page.ts';
+export { warmUpChartSpecs } from './html/warm-up-specs.ts';
 export { DEFAULT_SAMPLE_LIMIT } from './trial-sample.ts';
 export { sweepCaption, sweepRows, sweepTable, type SweepRow } from './sweep.ts';
 

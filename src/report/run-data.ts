@@ -27,6 +27,8 @@ export function isSynthetic(manifest: Manifest, summary: Summary): boolean {
 /** What the reports keep of a stream of trials: per-task counts, a bounded sample, totals. */
 export interface RunCollector {
   add(record: TrialRecord): void;
+  /** The task outcomes of the trials added, once they are all in (before `finish`, which returns the same). */
+  outcomes(): TaskOutcome[];
   finish(run: { runDir: string; manifest: Manifest; summary: Summary }): RunData;
 }
 
@@ -41,6 +43,8 @@ export function createRunCollector(options: { sampleLimit?: number } = {}): RunC
   const sample = createTrialSample(options.sampleLimit ?? DEFAULT_SAMPLE_LIMIT);
   const totals = { trials: 0, completed: 0, passed: 0, errored: 0 };
   const facts = createRunFactsCollector();
+  let finished: TaskOutcome[] | null = null;
+  const taskOutcomes = () => (finished ??= outcomes.finish());
   return {
     add(record) {
       outcomes.add(record);
@@ -53,13 +57,14 @@ export function createRunCollector(options: { sampleLimit?: number } = {}): RunC
         if (record.success === true) totals.passed += 1;
       }
     },
+    outcomes: taskOutcomes,
     finish({ runDir, manifest, summary }) {
       return {
         runDir,
         manifest,
         summary,
         synthetic: isSynthetic(manifest, summary),
-        outcomes: outcomes.finish(),
+        outcomes: taskOutcomes(),
         sample: sample.finish(),
         totals,
         facts: facts.finish(manifest, summary),

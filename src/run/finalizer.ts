@@ -1,14 +1,25 @@
 import { createAggregator, type Aggregator } from '../aggregate/index.ts';
 import {
   createRunCollector,
+  drawAhead,
+  htmlChartSpecs,
   startChartWorker,
   writeReports,
+  type ChartRenderer,
   type ChartWorker,
+  warmUpChartSpecs,
   type RunCollector,
   type RunFacts,
 } from '../report/index.ts';
-import { readManifest, readSummary, writeFileAtomic, writeSummary, type RunFileWriter } from '../run-folder/index.ts';
-import type { Manifest, ProjectConfig, Summary, TrialRecord } from '../spec/index.ts';
+import {
+  asWritten,
+  readManifest,
+  readSummary,
+  writeFileAtomic,
+  writeSummary,
+  type RunFileWriter,
+} from '../run-folder/index.ts';
+import { Summary, type Manifest, type ProjectConfig, type TrialRecord } from '../spec/index.ts';
 import type { RunEvents } from './events.ts';
 
 /**
@@ -37,6 +48,8 @@ export interface RunFinalizer {
     runDir: string,
     staged?: { manifest: Manifest; summary: Summary; write: RunFileWriter },
   ): Promise<RunFacts>;
+  /** A run that ends without its reports (it failed, or was abandoned): ends a chart worker started early. Idempotent. */
+  dispose(): void;
 }
 
 export interface RunFinalizerOptions {
@@ -47,9 +60,31 @@ export interface RunFinalizerOptions {
   sampleLimit?: number;
   /** Its `betweenPhases` is awaited once the reducers are let go, before the reports render. */
   events?: RunEvents;
+  /**
+   * The run's manifest as its trials start, when there is one: a small run
+   * (`planned` up to `EARLY_CHARTS_MAX_TRIALS`) starts its chart worker at
+   * once, and has it draw the page's charts as soon as the summary is made.
+   */
+  manifest?: Manifest;
   /** A chart worker started earlier (a partial re-score starts it first: src/run/rescore-run.ts); default: one started for the reports. */
   charts?: ChartWorker;
 }
+
+/**
+ * Up to this many planned trials, the chart worker starts with the
+ * finalizer — as the trials begin — instead of when the reports render,
+ * warms up on one made-up chart (`warmUpChartSpecs(1)`: ~75 ms of the
+ * second core for ~50 ms off the page's ~200 ms of drawing), and draws the
+ * page's charts as soon as the summary is made (`drawAhead`). Loading Vega
+ * and drawing cold were on a 10,000-trial run's critical path: its reports
+ * phase waited for the worker while the main thread had written report.md
+ * and junit.xml. During the trials the second core has room: the main
+ * thread runs them, the second core only V8's garbage-collection helpers.
+ * A larger run keeps the late start: the worker (~15 MB, more as it draws)
+ * would sit on top of the trials' growing heap, and a 100,000-trial run's
+ * peak memory is held to 300 MB.
+ */
+export const EARLY_CHARTS_MAX_TRIALS = 20_000;
 
 /** The streaming end of a run: feed it every trial, then write the summary and the reports. */
 export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
@@ -62,6 +97,10 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
     synthetic: options.synthetic,
   });
   let collector: RunCollector | null = createRunCollector({ sampleLimit: options.sampleLimit });
+  const small = options.manifest !== undefined && options.manifest.planned <= EARLY_CHARTS_MAX_TRIALS;
+  let charts: ChartWorker | null = options.charts ?? (small ? startChartWorker({ warmUp: warmUpChartSpecs(1) }) : null);
+  // A small run's charts, being drawn since its summary was made.
+  let ahead: ChartRenderer | null = null;
   const finalizer: RunFinalizer = {
     add(record) {
       aggregator!.add(record);
@@ -71,6 +110,18 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
       const summary = aggregator!.finish();
       aggregator = null;
       writeSummary(runDir, summary, write);
+      // The charts need only the summary (as read back), the task outcomes
+      // and the manifest's sweep: a small run's worker starts drawing them
+      // now, before the manifest is finished and the reports collected.
+      if (charts && options.manifest)
+        ahead = drawAhead(
+          charts,
+          htmlChartSpecs({
+            manifest: options.manifest,
+            summary: asWritten(Summary, summary),
+            outcomes: collector!.outcomes(),
+          }),
+        );
       return summary;
     },
     async writeReports(runDir, staged) {
@@ -84,16 +135,22 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
       // What the trials left is garbage now; the CLI hands it back before the
       // reports render (a 100,000-trial run's peak memory was this step).
       await options.events?.betweenPhases?.();
-      // The charts' worker (Vega, ~40 MB) starts only now, so it never comes on
-      // top of the trials' garbage: it imports Vega and draws while this thread
-      // writes report.md, junit.xml and the page around the charts.
-      const charts = options.charts ?? startChartWorker();
+      // The charts' worker (Vega, ~40 MB) starts only now unless the run is
+      // small, so it never comes on top of a large run's trials: it imports
+      // Vega and draws while this thread writes report.md, junit.xml and the
+      // page around the charts.
+      charts ??= startChartWorker();
       try {
-        await writeReports(data, options.config.gate, staged?.write, charts.render);
+        await writeReports(data, options.config.gate, staged?.write, ahead ?? charts.render);
       } finally {
         charts.stop();
+        charts = null;
       }
       return data.facts;
+    },
+    dispose() {
+      charts?.stop();
+      charts = null;
     },
   };
   return finalizer;

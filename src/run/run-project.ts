@@ -270,6 +270,7 @@ async function executeProject(prepared: Prepared): Promise<RunResult> {
       return { runDir: prepared.runDir, runId, manifest: finished, summary, outcome, facts };
     } catch (error) {
       finish.abandon();
+      finalizer.dispose();
       throw error;
     }
   } finally {
@@ -355,7 +356,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
   await events.onPhase?.('trials');
 
   // Summary and reports are fed as the trials stream by (the resumed part, then each new trial).
-  const finalizer = createRunFinalizer({ runId, config, synthetic, events });
+  const finalizer = createRunFinalizer({ runId, config, synthetic, events, manifest });
   const outcome = await executeRun({
     runDir,
     plan,
@@ -398,6 +399,10 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
         })),
     onTrialDone: events.onTrial && ((record) => events.onTrial!(record)),
     observe: (record) => finalizer.add(record),
+  }).catch((error: unknown) => {
+    // A small run's chart worker is already up (src/run/finalizer.ts): a run that fails ends it too.
+    finalizer.dispose();
+    throw error;
   });
   // The plan (with the providers and their cassettes) is garbage from here on, but for what the trials in flight were attached to.
   prepared.inFlight?.detach();

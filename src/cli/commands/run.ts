@@ -74,6 +74,14 @@ function selectionOf(flags: RunFlags): Partial<RunSelection> {
 }
 
 async function runAction(flags: RunFlags, setExitCode: (code: number) => void): Promise<void> {
+  const concurrency = positiveInteger('--concurrency', flags.concurrency);
+  const selection = flags.resume ? undefined : selectionOf(flags);
+  // A new run's schema token counter first (runProject starts it too, and
+  // stops it at its end: src/cost/schema-cost.ts): its worker loads the
+  // tokenizer (~0.5 s of CPU) on the second core, which is idle while this
+  // thread imports the run library below; started by runProject, that load
+  // came only after, on top of the project's loading.
+  if (!flags.resume) (await import('../../cost/schema-cost.ts')).startSchemaCounter();
   const { runProject, resumeRun } = await import('../../run/index.ts');
   const { LiveStates } = await import('../../registry/index.ts');
   const { formatSummaryTable, formatRunFacts } = await import('../summary-table.ts');
@@ -89,8 +97,6 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   const { InFlightTrials } = await import('../../solve/index.ts');
   const { reportBlockedRun } = await import('../blocked-run.ts');
   const root = flags.root ?? '.';
-  const concurrency = positiveInteger('--concurrency', flags.concurrency);
-  const selection = flags.resume ? undefined : selectionOf(flags);
 
   // Ctrl-C once: schedule nothing more, let trials in flight finish.
   // Twice: leave now (trials.jsonl holds whole lines plus at most one torn line, which resume drops).
@@ -121,6 +127,8 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
   let exitGuard: ReturnType<typeof guardUserExit> | null = null;
   let folder: string | null = null;
   let limitMs = 0;
+  // Trials planned, once the plan is known: by it the heap policy decides on a release before the reports.
+  let planned: number | undefined;
   // A handler blocking the main thread: two Ctrl-Cs, or run.user_code_limit_ms, and the watchdog ends the process.
   // Started now so it is up when the trials begin (it acts only once armed).
   let blockedLine: (() => string) | null = null;
@@ -155,6 +163,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     onStart: (info) => {
       folder = info.runDir;
       limitMs = info.userCodeLimitMs;
+      planned = info.total;
       watchdog.arm({ runDir: info.runDir, resume: `toolmark run --resume ${shownPath(info.runDir)}`, limitMs });
       progress = createProgress(process.stderr, undefined, { log: info.live });
       progress.start(info);
@@ -177,7 +186,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
       }
     },
     // The heap policy is the CLI's (src/cli/heap-policy.ts); the library only says where the phases meet.
-    betweenPhases: releaseMemory,
+    betweenPhases: () => releaseMemory(planned),
   };
   let result: RunResult;
   try {

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { isDeepStrictEqual } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { TopLevelSpec } from 'vega-lite';
@@ -43,15 +44,20 @@ const require = createRequire(import.meta.url);
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+let asked = false;
 const loaded = (async () => {
   // Vega first, through node's own loader: once tsx is registered every module would go through its hooks too.
   await Promise.all(workerData.modules.map((url) => import(url)));
   if (workerData.tsx) (await import(workerData.tsx)).register();
-  return import(workerData.renderer);
+  const renderer = await import(workerData.renderer);
+  // Until the page's charts are asked for: they are drawn after the chart in hand.
+  if (workerData.warmUp) await renderer.warmUpCharts(workerData.warmUp, () => asked);
+  return renderer;
 })();
 // A failed load is reported once asked to render (a worker nobody asks is ended unread).
 loaded.catch(() => {});
 parentPort.once('message', async (specs) => {
+  asked = true;
   try {
     const { renderChart } = await loaded;
     const charts = [];
@@ -78,8 +84,13 @@ function compiledRenderer(): URL {
   return renderer;
 }
 
-/** Start the worker now (it imports Vega at once); render with it later. */
-export function startChartWorker(): ChartWorker {
+/**
+ * Start the worker now (it imports Vega at once); render with it later.
+ * `warmUp`: charts it draws and forgets once Vega is loaded, until the page
+ * is asked for (render-chart.ts, `warmUpCharts`) — for a worker started
+ * long before the reports.
+ */
+export function startChartWorker(options: { warmUp?: readonly TopLevelSpec[] } = {}): ChartWorker {
   // This module's own extension says which: dist/ (.js) or the TypeScript sources (.ts).
   const fromSource = new URL(import.meta.url).pathname.endsWith('.ts');
   const renderer = fromSource ? new URL('./render-chart.ts', import.meta.url) : compiledRenderer();
@@ -92,8 +103,10 @@ export function startChartWorker(): ChartWorker {
     resourceLimits: { maxYoungGenerationSizeMb: 4 },
     workerData: {
       renderer: renderer.href,
-      modules: ['vega', 'vega-lite'].map((name) => pathToFileURL(require.resolve(name)).href),
+      // Compiled, the renderer has Vega inside (scripts/build.js).
+      modules: fromSource ? ['vega', 'vega-lite'].map((name) => pathToFileURL(require.resolve(name)).href) : [],
       tsx: fromSource ? tsxLoader() : null,
+      warmUp: options.warmUp ?? null,
     },
   });
   // Idle until asked: a run that fails before its reports does not wait for it.
@@ -128,4 +141,20 @@ export function startChartWorker(): ChartWorker {
       void worker.terminate();
     },
   };
+}
+
+/**
+ * Start drawing a page's charts now, from `specs` made before the reports
+ * (a small run's, as its summary is written: src/run/finalizer.ts), and
+ * return the renderer the page is then made with. It hands over that
+ * drawing when the page asks for the same specs, which is what the early
+ * drawing is for: its ~150 ms no longer start only once report.md and
+ * junit.xml are under way. Asked for other specs, it draws those here, so
+ * the page always shows what it asks for.
+ */
+export function drawAhead(worker: ChartWorker, specs: readonly (TopLevelSpec | null)[]): ChartRenderer {
+  const drawn = worker.render(specs);
+  // Awaited by the page; a failure meanwhile is not an unhandled rejection.
+  drawn.catch(() => {});
+  return (asked) => (isDeepStrictEqual(asked, specs) ? drawn : renderChartsHere(asked));
 }

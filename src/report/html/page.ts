@@ -208,7 +208,7 @@ function sweepCard(data: RunData, chart: string): string {
 }
 
 /** Tasks whose trials disagree somewhere, as `domain/task`, sorted. */
-function flippedTaskNames(data: RunData): string[] {
+function flippedTaskNames(data: Pick<RunData, 'outcomes'>): string[] {
   return [...new Set(data.outcomes.filter(isFlipped).map((outcome) => `${outcome.domain}/${outcome.task}`))].sort();
 }
 
@@ -218,7 +218,7 @@ function flippedTaskNames(data: RunData): string[] {
  * confusion matrix per surface with cells, the sweep (null: no such chart).
  * Plain data, so another thread can draw them (chart-worker.ts).
  */
-export function htmlChartSpecs(data: RunData): (TopLevelSpec | null)[] {
+export function htmlChartSpecs(data: Pick<RunData, 'manifest' | 'summary' | 'outcomes'>): (TopLevelSpec | null)[] {
   const { summary } = data;
   const flippedTasks = flippedTaskNames(data);
   const hasGroups = headlineGroups(summary).length > 0;
@@ -261,10 +261,6 @@ export async function renderHtmlChunks(data: RunData, charts?: Promise<string[]>
   const { manifest, summary } = data;
   const flippedTasks = flippedTaskNames(data);
   const hasGroups = headlineGroups(summary).length > 0;
-  // Made while the charts are drawn (in a worker, they are not yet): the
-  // embedded trials are bounded by the sample's limit, and their JSON is the
-  // page's largest piece of work outside the charts.
-  const trials = [...embeddedTrials(data.sample)];
   const drawn = await (charts ?? renderChartsHere(htmlChartSpecs(data)));
   const [tokens, bars, curves, flipped, ...rest] = drawn;
   const confusions = rest.slice(0, -1);
@@ -324,9 +320,15 @@ ${card('trials', 'Trial browser', '', trialBrowser(data))}
 <script>${BROWSER_SCRIPT.replace(/<\//g, '<\\/')}</script>
 </body></html>
 `;
+  // The embedded trials (most of a large run's page: ~12 MB at 100,000
+  // trials of 50 tasks) are made one by one as the page is written, once the
+  // charts are back and their worker has ended: made while it drew (to
+  // overlap the two), they sat in memory on top of its drawing, the peak of
+  // such a run (bench figure 1c). A small run's warm worker draws in about
+  // the time report.md and junit.xml take, so the overlap gained it little.
   return (function* () {
     yield head;
-    yield* trials;
+    yield* embeddedTrials(data.sample);
     yield tail;
   })();
 }
