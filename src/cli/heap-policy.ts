@@ -1,5 +1,6 @@
 import { PerformanceObserver } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { isSmallRun } from '../spec/run-size.ts';
 
 /**
  * The heap policy of the streaming commands (`run`, `merge`, `report`).
@@ -39,10 +40,8 @@ const RELEASE_ABOVE_RSS = 256 * 1024 * 1024;
  * path, ~30 MB of the second's peak (bench figure 1c). A run of at most
  * this many planned trials never releases there (what its trials leave is
  * small: ~60 MB of heap in use at 10,000, and its peak stays under 300 MB
- * without it); a larger one always does. The same bound as the
- * finalizer's early chart worker (`EARLY_CHARTS_MAX_TRIALS`).
+ * without it); a larger one always does (`isSmallRun`, src/spec/run-size.ts).
  */
-export const SMALL_RUN_TRIALS = 20_000;
 
 /**
  * Give memory back to the system at a phase boundary of a long command —
@@ -66,13 +65,13 @@ export const SMALL_RUN_TRIALS = 20_000;
  * Afterwards the young generation may grow back only to half its default
  * maximum (`capYoungGeneration`).
  *
- * `plannedTrials`: the run's size once known (`SMALL_RUN_TRIALS`).
+ * `plannedTrials`: the run's size once known (`isSmallRun`).
  */
 export async function releaseMemory(plannedTrials?: number): Promise<void> {
   // The event loop turns once either way, as it does while a release runs, so
   // what the previous phase left pending settles before the next phase starts.
   const worthIt =
-    plannedTrials === undefined ? process.memoryUsage.rss() >= RELEASE_ABOVE_RSS : plannedTrials > SMALL_RUN_TRIALS;
+    plannedTrials === undefined ? process.memoryUsage.rss() >= RELEASE_ABOVE_RSS : !isSmallRun(plannedTrials);
   if (!worthIt) return new Promise((resolve) => setImmediate(resolve));
   let session: import('node:inspector').Session;
   try {

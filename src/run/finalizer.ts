@@ -21,6 +21,7 @@ import {
 } from '../run-folder/index.ts';
 import { Summary, type Manifest, type ProjectConfig, type TrialRecord } from '../spec/index.ts';
 import type { RunEvents } from './events.ts';
+import { isSmallRun } from '../spec/run-size.ts';
 
 /**
  * The end of a run (and of `toolmark merge`): `summary.json`, then the
@@ -62,7 +63,7 @@ export interface RunFinalizerOptions {
   events?: RunEvents;
   /**
    * The run's manifest as its trials start, when there is one: a small run
-   * (`planned` up to `EARLY_CHARTS_MAX_TRIALS`) starts its chart worker at
+   * (`isSmallRun(planned)`, src/spec/run-size.ts) starts its chart worker at
    * once, and has it draw the page's charts as soon as the summary is made.
    */
   manifest?: Manifest;
@@ -70,8 +71,8 @@ export interface RunFinalizerOptions {
   charts?: ChartWorker;
 }
 
-/**
- * Up to this many planned trials, the chart worker starts with the
+/*
+ * A small run's chart worker (`isSmallRun`) starts with the
  * finalizer — as the trials begin — instead of when the reports render,
  * warms up on one made-up chart (`warmUpChartSpecs(1)`: ~75 ms of the
  * second core for ~50 ms off the page's ~200 ms of drawing), and draws the
@@ -84,7 +85,6 @@ export interface RunFinalizerOptions {
  * would sit on top of the trials' growing heap, and a 100,000-trial run's
  * peak memory is held to 300 MB.
  */
-export const EARLY_CHARTS_MAX_TRIALS = 20_000;
 
 /** The streaming end of a run: feed it every trial, then write the summary and the reports. */
 export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
@@ -97,7 +97,7 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
     synthetic: options.synthetic,
   });
   let collector: RunCollector | null = createRunCollector({ sampleLimit: options.sampleLimit });
-  const small = options.manifest !== undefined && options.manifest.planned <= EARLY_CHARTS_MAX_TRIALS;
+  const small = options.manifest !== undefined && isSmallRun(options.manifest.planned);
   let charts: ChartWorker | null = options.charts ?? (small ? startChartWorker({ warmUp: warmUpChartSpecs(1) }) : null);
   // A small run's charts, being drawn since its summary was made.
   let ahead: ChartRenderer | null = null;

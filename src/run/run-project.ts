@@ -44,6 +44,7 @@ import { gradingInputsOf, withGradingInputs } from './grading-inputs.ts';
 import { createRunProviders, dropPrefetchedCassettes, prefetchRunCassettes, resolveToolTime } from './providers.ts';
 import { toolmarkVersion } from './version.ts';
 import { checkWritable } from './writable.ts';
+import { isSmallRun } from '../spec/run-size.ts';
 
 /** What every run needs besides its selection. */
 interface RunBase extends RunControl {
@@ -307,7 +308,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
     selection,
   );
   // Replay checks every trial's first turn now: a stale or incomplete cassette stops here.
-  preflight(plan.length > SHARE_PREFLIGHT_UP_TO ? withTaskCopies(plan) : plan, { settings });
+  preflight(isSmallRun(plan.length) ? plan : withTaskCopies(plan), { settings });
   const described = describePlan(plan, costs);
   if (resumed) {
     const changed = resumed.surfaces.filter((old) =>
@@ -409,9 +410,9 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
   return { runId, manifest, outcome, finalizer, interrupted: outcome.interrupted };
 }
 
-/**
- * Largest plan whose trials find what the pre-flight made of their tasks.
- * The runner keeps, per task object, its starting messages and the hash of
+/*
+ * Only a small plan's trials (`isSmallRun`) find what the pre-flight made
+ * of their tasks. The runner keeps, per task object, its starting messages and the hash of
  * its first request (src/solve/request.ts, src/spec/request-hash.ts), so
  * that turn 0 of a trial finds the pre-flight's hash instead of hashing the
  * same request again. On a larger plan that is ~0.5 KB a task, made for
@@ -422,7 +423,6 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
  * garbage as soon as it moves on, and each trial hashes its first request
  * again (~10 µs).
  */
-const SHARE_PREFLIGHT_UP_TO = 20_000;
 
 /**
  * After the manifest, the plan is the only thing a run needs its tasks for:

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { releaseMemory, SMALL_RUN_TRIALS } from '../../src/cli/heap-policy.ts';
+import { releaseMemory } from '../../src/cli/heap-policy.ts';
+import { SMALL_RUN_TRIALS } from '../../src/spec/run-size.ts';
 
 /** The inspector sessions a release opened, and what each asked V8 for. */
 const posted: string[] = [];

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRunFinalizer, EARLY_CHARTS_MAX_TRIALS } from '../../src/run/finalizer.ts';
+import { createRunFinalizer } from '../../src/run/finalizer.ts';
+import { SMALL_RUN_TRIALS } from '../../src/spec/run-size.ts';
 import { drawAhead } from '../../src/report/html/chart-worker.ts';
 import { warmUpChartSpecs } from '../../src/report/html/warm-up-specs.ts';
 import { ProjectConfig } from '../../src/spec/index.ts';
@@ -72,7 +73,7 @@ describe("a run's chart worker", () => {
   });
 
   it('starts only when the reports render for a larger run, or one of unknown size', async () => {
-    for (const planned of [EARLY_CHARTS_MAX_TRIALS + 1, undefined]) {
+    for (const planned of [SMALL_RUN_TRIALS + 1, undefined]) {
       workers.length = 0;
       const { dir, finalizer, startedWithTheTrials } = await fedFinalizer(`large-${planned}`, planned);
       expect(startedWithTheTrials).toBe(0);
