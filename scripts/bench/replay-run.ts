@@ -42,7 +42,7 @@ const cpu = () => {
 export async function timedReplay(
   root: string,
   runId: string,
-  hooks: { onTrialDone?: (done: number) => void; betweenPhases?: () => Promise<void> } = {},
+  hooks: Pick<RunEvents, 'onStart' | 'betweenPhases'> & { onTrialDone?: (done: number) => void } = {},
 ): Promise<ReplayTimings> {
   const started = now();
   const marks = new Map<string, { wall: number; cpu: number }>();
@@ -50,6 +50,7 @@ export async function timedReplay(
   const events: RunEvents = {
     onTrial: hooks.onTrialDone && (() => hooks.onTrialDone!((done += 1))),
     onPhase: (phase) => void marks.set(phase, { wall: now(), cpu: cpu() }),
+    onStart: hooks.onStart,
     betweenPhases: hooks.betweenPhases,
   };
   const { runDir, outcome } = await runProject({ root, runId, env: {}, events });
