@@ -145,44 +145,43 @@ export async function distinctFigures(work: string, line: (text: string) => void
     { label: '', env: undefined, runId: 'run-10k', run },
     { label: ' (compiled)', env: COMPILED, runId: 'run-10k-dist', run: compiled },
   ];
-  for (const mode of modes) {
-    loadBefore = load();
-    const rescore = checked(
-      await timeToolmark(['report', `results/${mode.runId}`, '--rescore'], root, coldCache(mode.env)),
-    );
-    const ratio = mode.run.wallMs / rescore.wallMs;
-    line(
-      `5c${mode.label}. \`toolmark report --rescore\` of that run, nothing edited (${/nothing to re-score/.test(rescore.stdout) ? 'nothing re-graded' : 'every trial graded again'}): ${whole(rescore)}; ${ratio.toFixed(1)}× faster than the run (CPU ${(mode.run.cpuMs / rescore.cpuMs).toFixed(1)}×) — target ≥ ${DISTINCT_TARGETS.rescoreRatio}×: ${verdict(ratio >= DISTINCT_TARGETS.rescoreRatio)} [load ${loadBefore} → ${load()}]`,
-    );
-    results[`rescore_10k${mode.env ? '_compiled' : ''}`] = {
-      ...strip(rescore),
-      ratio,
-      cpu_ratio: mode.run.cpuMs / rescore.cpuMs,
-      load: loadBefore,
-    };
-  }
+  // Each re-score line: the figures, the ratio to the run of its mode, the verdict.
+  const rescoreFigures = async (name: string, key: string, what: (rescore: ProcessFigures) => string) => {
+    for (const mode of modes) {
+      loadBefore = load();
+      const rescore = checked(
+        await timeToolmark(['report', `results/${mode.runId}`, '--rescore'], root, coldCache(mode.env)),
+      );
+      const ratio = mode.run.wallMs / rescore.wallMs;
+      line(
+        `${name}${mode.label}. ${what(rescore)}: ${whole(rescore)}; ${ratio.toFixed(1)}× faster than the run (CPU ${(mode.run.cpuMs / rescore.cpuMs).toFixed(1)}×) — target ≥ ${DISTINCT_TARGETS.rescoreRatio}×: ${verdict(ratio >= DISTINCT_TARGETS.rescoreRatio)} [load ${loadBefore} → ${load()}]`,
+      );
+      results[`${key}${mode.env ? '_compiled' : ''}`] = {
+        ...strip(rescore),
+        ratio,
+        cpu_ratio: mode.run.cpuMs / rescore.cpuMs,
+        load: loadBefore,
+      };
+    }
+  };
+  await rescoreFigures(
+    '5c',
+    'rescore_10k',
+    (rescore) =>
+      `\`toolmark report --rescore\` of that run, nothing edited (${/nothing to re-score/.test(rescore.stdout) ? 'nothing re-graded' : 'every trial graded again'})`,
+  );
 
   // The same after one task's expected arguments are edited: the trials of that task file are graded
   // again (1,000 of 10,000: the re-score compares each task file's digest), the rest keep their grades.
   const taskFile = path.join(root, 'suites', 'desk', 'tasks', 'part-001.yaml');
   const tasks = readFileSync(taskFile, 'utf8');
   writeFileSync(taskFile, tasks.replace('args: { symbol: "S1" }', 'args: { symbol: "S99" }'));
-  for (const mode of modes) {
-    loadBefore = load();
-    const regrade = checked(
-      await timeToolmark(['report', `results/${mode.runId}`, '--rescore'], root, coldCache(mode.env)),
-    );
-    const regradeRatio = mode.run.wallMs / regrade.wallMs;
-    line(
-      `5c'${mode.label}. the same after editing one task (its file's 1,000 trials graded again, 1 changed; summary and reports rebuilt): ${whole(regrade)}; ${regradeRatio.toFixed(1)}× faster than the run (CPU ${(mode.run.cpuMs / regrade.cpuMs).toFixed(1)}×) — target ≥ ${DISTINCT_TARGETS.rescoreRatio}×: ${verdict(regradeRatio >= DISTINCT_TARGETS.rescoreRatio)} [load ${loadBefore} → ${load()}]`,
-    );
-    results[`rescore_10k_edited${mode.env ? '_compiled' : ''}`] = {
-      ...strip(regrade),
-      ratio: regradeRatio,
-      cpu_ratio: mode.run.cpuMs / regrade.cpuMs,
-      load: loadBefore,
-    };
-  }
+  await rescoreFigures(
+    "5c'",
+    'rescore_10k_edited',
+    () =>
+      "the same after editing one task (its file's 1,000 trials graded again, 1 changed; summary and reports rebuilt)",
+  );
 
   const large = await generate(work, 'distinct-100k', 100_000);
   for (const mode of modes) {

@@ -16,17 +16,14 @@ import {
   writeManifest,
   type RunLock,
 } from '../run-folder/index.ts';
-import { scoreTrial } from '../score/index.ts';
 import {
   createEarlyStop,
   executeRun,
   parseShard,
   planSchemaCosts,
   planTrials,
-  preflight,
   type RunOutcome,
 } from '../solve/index.ts';
-import { releasePlannedTask, withTaskCopies } from '../solve/plan.ts';
 import type { RunFacts } from '../report/index.ts';
 import {
   ConfigError,
@@ -44,7 +41,7 @@ import { gradingInputsOf, withGradingInputs } from './grading-inputs.ts';
 import { createRunProviders, dropPrefetchedCassettes, prefetchRunCassettes, resolveToolTime } from './providers.ts';
 import { toolmarkVersion } from './version.ts';
 import { checkWritable } from './writable.ts';
-import { isSmallRun } from '../spec/run-size.ts';
+import { handTasksToPlan, preflightRun, scoreAndLetGo } from './task-lifetime.ts';
 
 /** What every run needs besides its selection. */
 interface RunBase extends RunControl {
@@ -307,8 +304,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
     providers.map((entry) => entry.provider),
     selection,
   );
-  // Replay checks every trial's first turn now: a stale or incomplete cassette stops here.
-  preflight(isSmallRun(plan.length) ? plan : withTaskCopies(plan), { settings });
+  preflightRun(plan, settings);
   const described = describePlan(plan, costs);
   if (resumed) {
     const changed = resumed.surfaces.filter((old) =>
@@ -382,13 +378,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
         })),
     live: prepared.live,
     inFlight: prepared.inFlight,
-    finish: (record, planned) => {
-      const scored = scoreTrial(record, planned.task, planned.domain.domain.actions);
-      // The record is written next and the task is done with (see handTasksToPlan); let go of it once
-      // the caller is done too (a blocked trial's report names its task after writing it).
-      queueMicrotask(() => releasePlannedTask(planned));
-      return scored;
-    },
+    finish: scoreAndLetGo,
     onStart:
       events.onStart &&
       ((info) =>
@@ -408,33 +398,6 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
   // The plan (with the providers and their cassettes) is garbage from here on, but for what the trials in flight were attached to.
   prepared.inFlight?.detach();
   return { runId, manifest, outcome, finalizer, interrupted: outcome.interrupted };
-}
-
-/*
- * Only a small plan's trials (`isSmallRun`) find what the pre-flight made
- * of their tasks. The runner keeps, per task object, its starting messages and the hash of
- * its first request (src/solve/request.ts, src/spec/request-hash.ts), so
- * that turn 0 of a trial finds the pre-flight's hash instead of hashing the
- * same request again. On a larger plan that is ~0.5 KB a task, made for
- * every task by the pre-flight and held until the task's trial: ~50 MB of
- * a 100,000-task run's heap at the end of its pre-flight and the start of
- * its trials, where its peak was. There the pre-flight reads the plan with
- * copies of its tasks (`withTaskCopies`), so what it makes of each is
- * garbage as soon as it moves on, and each trial hashes its first request
- * again (~10 µs).
- */
-
-/**
- * After the manifest, the plan is the only thing a run needs its tasks for:
- * the project's lists are emptied, so that each planned trial holds its
- * task until the trial is written and scored (`releasePlannedTask`), and
- * the task — with what the runner keeps per task, weakly keyed by it — is
- * garbage from then on. A 100,000-task run held every loaded task, ~0.5 KB
- * each, to its end. Only for a project this run loaded itself: a caller's
- * project (a sweep's) is the caller's to keep.
- */
-function handTasksToPlan(project: Project): void {
-  for (const domain of project.domains) domain.tasks = [];
 }
 
 /**
@@ -458,13 +421,10 @@ function claimNewRunFolder(runDir: string): RunLock {
 }
 
 /**
- * The schema cost of every surface the selection may plan (`planSchemaCosts`).
- * Counted before the providers exist: the count runs in a worker thread
- * whose ~40 MB come on top of the process while it runs, and before the
- * providers load their cassettes the process is at its smallest (a
- * 100,000-trial replay's start-up peak was this worker over a heap holding
- * the cassettes). Surfaces of the selection no trial turns out to use
- * (none of their tasks in the split) are counted too: a few milliseconds.
+ * The schema cost of every surface the selection may plan (`planSchemaCosts`),
+ * counted by the child process started with the run (src/cost/schema-cost.ts).
+ * Surfaces of the selection no trial turns out to use (none of their tasks
+ * in the split) are counted too: a few milliseconds.
  */
 function countSelectedSurfaces(
   domains: readonly LoadedDomain[],

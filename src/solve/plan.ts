@@ -123,7 +123,7 @@ export function releasePlannedTask(planned: PlannedTrial): void {
  * read. Equal tasks, so a reader sees the same trials; but whatever it keeps
  * per task object (weakly keyed by it) is not found later by the plan's own
  * trials, and is garbage as soon as the reader moves on
- * (src/run/run-project.ts says when that is worth it).
+ * (src/run/task-lifetime.ts says when that is worth it).
  */
 export function* withTaskCopies(plan: readonly PlannedTrial[]): Generator<PlannedTrial> {
   let last: Task | null = null;

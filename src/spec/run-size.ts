@@ -8,7 +8,7 @@
  * - no memory release before the reports (src/cli/heap-policy.ts);
  * - the chart worker started with the trials (src/run/finalizer.ts);
  * - the pre-flight's first-request hashes kept for turn 0
- *   (src/run/run-project.ts).
+ *   (src/run/task-lifetime.ts).
  * One bound for the three, so a run is never "small" for one and "large"
  * for another (docs/performance.md).
  */

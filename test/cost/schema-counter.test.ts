@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { countSchemaCosts, schemaCost, startSchemaCounter, stopSchemaCounter } from '../../src/cost/schema-cost.ts';
 
-// The counting worker may be started before the payloads are known (a run
+// The counting child process may be started before the payloads are known (a run
 // starts it before loading the project): it must count exactly what the
 // in-process tokenizer counts, whether it was started early, stopped unused,
 // or not started at all.
@@ -11,7 +11,7 @@ const payload = (name: string) => [
 ];
 
 describe('schema token counter', { timeout: 60_000 }, () => {
-  it('counts in a worker started ahead, in a fresh one after a stop, and agrees with the in-process count', async () => {
+  it('counts in a child process started ahead, in a fresh one after a stop, and agrees with the in-process count', async () => {
     startSchemaCounter();
     const early = await countSchemaCosts([payload('early_one'), payload('early_two')]);
     startSchemaCounter();
