@@ -38,6 +38,8 @@ const coldCache = (env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv => {
   cacheDirs.push(mkdtempSync(path.join(os.tmpdir(), 'toolmark-bench-cache-')));
   return { ...env, TOOLMARK_CACHE_DIR: cacheDirs.at(-1) };
 };
+/** How many compiled 10k runs figure 5' takes the median of. */
+const COMPILED_RUNS = 5;
 /** The launcher runs the compiled dist/ (what an installed toolmark runs) instead of the TypeScript through tsx. */
 const COMPILED = { ...process.env, TOOLMARK_DIST: '1' };
 const load = () =>
@@ -88,14 +90,27 @@ export async function distinctFigures(work: string, line: (text: string) => void
 
   // The same, compiled: `npm run build`, then the launcher with TOOLMARK_DIST=1.
   execFileSync(process.execPath, ['scripts/build.js'], { cwd: REPOSITORY, stdio: 'ignore' });
+  // The figure the target is judged on: the median of five runs, each with an empty parse cache. One
+  // run alone moved by ±15 % with the host's load; every run's wall is printed beside the median.
   loadBefore = load();
-  const compiledCache = coldCache(COMPILED);
-  const compiled = checked(await timeToolmark(['run', '--run-id', 'run-10k-dist', '--timings'], root, compiledCache));
+  let compiledCache: NodeJS.ProcessEnv = COMPILED;
+  const compiledRuns: ProcessFigures[] = [];
+  for (let index = 0; index < COMPILED_RUNS; index += 1) {
+    compiledCache = coldCache(COMPILED);
+    const runId = `run-10k-dist-${index + 1}`;
+    compiledRuns.push(checked(await timeToolmark(['run', '--run-id', runId, '--timings'], root, compiledCache)));
+  }
+  const compiled = [...compiledRuns].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(COMPILED_RUNS / 2)]!;
   line(
-    `5'. the same, compiled (dist/, TOOLMARK_DIST=1): ${whole(compiled)} — target ≤ ${seconds(DISTINCT_TARGETS.run10kWallMs)} wall: ${verdict(compiled.wallMs <= DISTINCT_TARGETS.run10kWallMs)} [load ${loadBefore} → ${load()}]`,
+    `5'. the same, compiled (dist/, TOOLMARK_DIST=1), median of ${COMPILED_RUNS} (walls ${compiledRuns.map((figures) => seconds(figures.wallMs)).join(' / ')}): ${whole(compiled)} — target ≤ ${seconds(DISTINCT_TARGETS.run10kWallMs)} wall: ${verdict(compiled.wallMs <= DISTINCT_TARGETS.run10kWallMs)} [load ${loadBefore} → ${load()}]`,
   );
-  line(`   phases: ${phaseLine(compiled)}`);
-  results.run_10k_compiled = { ...strip(compiled), phases: phasesOf(compiled.stderr), load: loadBefore };
+  line(`   phases of the median run: ${phaseLine(compiled)}`);
+  results.run_10k_compiled = {
+    ...strip(compiled),
+    phases: phasesOf(compiled.stderr),
+    walls_ms: compiledRuns.map((figures) => Math.round(figures.wallMs)),
+    load: loadBefore,
+  };
   // The second run of unchanged suite files: the parse cache the first one filled (not held against the target).
   loadBefore = load();
   const warm = checked(await timeToolmark(['run', '--run-id', 'run-10k-warm', '--timings'], root, compiledCache));
