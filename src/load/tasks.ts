@@ -179,6 +179,9 @@ function checkArgs(
 }
 
 const TARGETS = ['action', 'abstain', 'any_of', 'sequence'] as const;
+/** Fields every task's check names (read-only: an issue copies them), made once. */
+const EXPECT_ACTION: FieldPath = ['expect', 'action'];
+const EXPECT_ARGS: FieldPath = ['expect', 'args'];
 
 /**
  * Checks of one task against its domain: expectation shape per kind, known
@@ -220,7 +223,7 @@ export function checkTask(
       message: `a ${task.kind} task names its near-synonym distractors in expect.distractors`,
     });
 
-  if (expect.action) isKnownAction(check, expect.action, ['expect', 'action']);
+  if (expect.action) isKnownAction(check, expect.action, EXPECT_ACTION);
   expect.any_of?.forEach((id, index) => isKnownAction(check, id, ['expect', 'any_of', index]));
   expect.distractors?.forEach((id, index) => isKnownAction(check, id, ['expect', 'distractors', index]));
   task.faults.forEach((fault, index) => {
@@ -236,7 +239,7 @@ export function checkTask(
     }
   });
 
-  checkArgs(check, expect.action, expect.args, ['expect', 'args']);
+  checkArgs(check, expect.action, expect.args, EXPECT_ARGS);
   expect.sequence?.forEach((step, index) => {
     const action = typeof step === 'string' ? step : step.action;
     if (
