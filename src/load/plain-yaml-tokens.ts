@@ -83,6 +83,9 @@ export function isJsonEscape(code: number): boolean {
 
 export const ASCII = /^[\x00-\x7F]*$/;
 
+/** Only line feeds and printable ASCII: no character of OUTSIDE, and ASCII. */
+export const PRINTABLE_ASCII = /^[\n\x20-\x7E]*$/;
+
 /**
  * Sticky patterns (matched at `lastIndex`) for the commonest tokens; the
  * regular expression engine runs them as machine code from the first file

@@ -16,6 +16,7 @@ import {
   canStartPlain,
   isJsonEscape,
   ASCII,
+  PRINTABLE_ASCII,
   KEY,
   FLOW_PLAIN,
   SIMPLE_DOUBLE_QUOTED,
@@ -67,6 +68,13 @@ function latin1Bytes(text: string): Buffer {
   return buffer.subarray(0, text.length);
 }
 
+/** Slots of a Reader's recent keys and plain strings (a power of two). */
+const RECENT_SLOTS = 256;
+
+function recentSlot(text: string, start: number, end: number): number {
+  return ((end - start) * 31 + text.charCodeAt(start)) & (RECENT_SLOTS - 1);
+}
+
 class Reader {
   position = 0;
   /** The text as Latin-1 bytes when it is ASCII (see `slice`); a view of a buffer the next Reader reuses. */
@@ -80,18 +88,43 @@ class Reader {
    * and are left as they are.
    */
   readonly #plainStrings = new Map<string, string>();
-  constructor(readonly text: string) {
-    this.#bytes = ASCII.test(text) ? latin1Bytes(text) : null;
+  /**
+   * The last key and the last plain string read, in slots by length and
+   * first character. A generated file repeats the same few keys and plain
+   * values on every task; one found here (compared in place with
+   * `startsWith`) is the very string read before, with no substring made, no
+   * resolution, no lookup — and a key that is always the same string object
+   * keeps a mapping's property stores on V8's fast path, where a fresh one
+   * is looked up in its string table at every store.
+   */
+  readonly #recentKeys: (string | undefined)[] = new Array<string | undefined>(RECENT_SLOTS).fill(undefined);
+  readonly #recentPlain: (string | undefined)[] = new Array<string | undefined>(RECENT_SLOTS).fill(undefined);
+  constructor(
+    readonly text: string,
+    ascii: boolean,
+  ) {
+    this.#bytes = ascii ? latin1Bytes(text) : null;
   }
 
   /** A plain scalar's value, a string shared with every equal one of the file. */
   plainValue(start: number, end: number): unknown {
+    const slot = recentSlot(this.text, start, end);
+    const recent = this.#recentPlain[slot];
+    if (recent !== undefined && this.#isAt(recent, start, end)) return recent;
     const value = resolvePlain(this.slice(start, end));
     if (typeof value !== 'string') return value;
-    const known = this.#plainStrings.get(value);
-    if (known !== undefined) return known;
-    this.#plainStrings.set(value, value);
-    return value;
+    let known = this.#plainStrings.get(value);
+    if (known === undefined) {
+      known = value;
+      this.#plainStrings.set(value, value);
+    }
+    this.#recentPlain[slot] = known;
+    return known;
+  }
+
+  /** Is `text` from `start` to `end` exactly `string`? */
+  #isAt(string: string, start: number, end: number): boolean {
+    return string.length === end - start && this.text.startsWith(string, start);
   }
 
   /**
@@ -166,9 +199,14 @@ class Reader {
     const start = this.position;
     KEY.lastIndex = start;
     if (!KEY.test(text)) throw UNSURE;
-    const key = resolvePlain(text.slice(start, KEY.lastIndex - 1));
-    if (typeof key !== 'string' || key === '__proto__') throw UNSURE;
+    const end = KEY.lastIndex - 1;
     this.position = KEY.lastIndex;
+    const slot = recentSlot(text, start, end);
+    const recent = this.#recentKeys[slot];
+    if (recent !== undefined && this.#isAt(recent, start, end)) return recent;
+    const key = resolvePlain(text.slice(start, end));
+    if (typeof key !== 'string' || key === '__proto__') throw UNSURE;
+    this.#recentKeys[slot] = key;
     return key;
   }
 
@@ -422,8 +460,10 @@ class Reader {
  * subset this reader knows, or null: then js-yaml must read it.
  */
 export function parsePlain(text: string): FastParse | null {
-  if (OUTSIDE.test(text)) return null;
-  const reader = new Reader(text);
+  // Printable ASCII alone (a generated suite) is one scan for a plain character class; the precise patterns run only on other texts.
+  const printable = PRINTABLE_ASCII.test(text);
+  if (!printable && OUTSIDE.test(text)) return null;
+  const reader = new Reader(text, printable || ASCII.test(text));
   try {
     // The root is a mapping at column 0 (document markers and directives are not keys: js-yaml reads those).
     if (reader.nextContentLine() !== 0) return null;

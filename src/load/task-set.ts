@@ -91,6 +91,10 @@ class TaskSetCheck {
     const onSomeSurface = this.#onSomeSurface;
     if (onSomeSurface === null) return;
     for (const item of located) {
+      const expect = item.task.expect;
+      // The common task names one action it expresses, nothing else: nothing to list.
+      if (!expect.sequence && !expect.any_of && (expect.action === undefined || onSomeSurface.has(expect.action)))
+        continue;
       const { all, anyOf } = requiredActions(item.task);
       // Unknown actions already have their own issue (with a suggestion).
       for (const action of all.filter((id) => this.#actionIds.has(id))) {

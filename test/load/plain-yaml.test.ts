@@ -88,6 +88,29 @@ describe('plain YAML reader', () => {
     expectSameAsJsYaml(text, plain!);
   });
 
+  it('tells apart keys and plain values of the same length and first character (its recent-string slots)', () => {
+    const text = [
+      'tasks:',
+      ...['abc', 'abf', 'abc', 'abe'].flatMap((key, index) => [
+        `  - ${key}: abd`,
+        `    abd: ${index % 2 ? 'abc' : 'abd'}`,
+        `    ${key === 'abc' ? 'abe' : 'abc'}: [abc, abd, 1, abe, true, abc]`,
+        `    m: { abc: abe, abd: { abe: abc } }`,
+      ]),
+      '',
+    ].join('\n');
+    const plain = parsePlain(text);
+    expect(plain).not.toBeNull();
+    expectSameAsJsYaml(text, plain!);
+    const [first, second] = (plain!.value as { tasks: { abd: string }[] }).tasks;
+    // Equal plain strings of a file are one string (src/load/plain-yaml.ts).
+    expect(first!.abd).toBe('abd');
+    expect(second!.abd).toBe('abc');
+    // A plain value `__proto__` read before does not make the key `__proto__` one the reader accepts.
+    expect(parsePlain('a: __proto__\n__proto__: 1\n')).toBeNull();
+    expect(parsePlain('a: __proto__\nb: [__proto__]\n')).not.toBeNull();
+  });
+
   it('refuses what it does not read itself', () => {
     const refused = [
       'a: &x [1]\nb: *x\n', // anchors and aliases

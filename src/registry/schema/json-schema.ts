@@ -4,6 +4,7 @@ import type { JsonSchema } from '../../spec/index.ts';
 import { frozen, type ToolSchema, type Validation, type Violation } from './tool-schema.ts';
 import { linearPatternEngine } from './linear-pattern.ts';
 import { cloneValue } from './clone-value.ts';
+import { isPlainlyMetaValid } from './meta-valid.ts';
 
 /** The JSON Schema drafts toolmark validates, chosen by a schema's `$schema` (default 2020-12). */
 export type JsonSchemaDraft = '2020-12' | '2019-09' | 'draft-07';
@@ -152,6 +153,18 @@ function violationsOf(errors: readonly ErrorObject[]): Violation[] {
   return violations;
 }
 
+/** ajv's compile; without its meta-schema check when the schema passes it by its shape alone (./meta-valid.ts). */
+function compileSchema(ajv: AjvCore, schema: JsonSchema): ValidateFunction {
+  if (!isPlainlyMetaValid(schema)) return ajv.compile(schema);
+  const checked = ajv.opts.validateSchema;
+  ajv.opts.validateSchema = false;
+  try {
+    return ajv.compile(schema);
+  } finally {
+    ajv.opts.validateSchema = checked;
+  }
+}
+
 /**
  * Adapt a plain JSON Schema, validated by ajv 8 with ajv-formats (every
  * format on), in the draft its `$schema` names. Compiles now: an unusable
@@ -167,7 +180,7 @@ export function fromJsonSchema<T = unknown>(schema: JsonSchema, options: JsonSch
   const draft = draftOf(schema);
   let check: ValidateFunction;
   try {
-    check = validatorFor(draft, options.strict ?? true).compile(schema);
+    check = compileSchema(validatorFor(draft, options.strict ?? true), schema);
   } catch (error) {
     throw new JsonSchemaError(
       `invalid JSON Schema (${draft}): ${error instanceof Error ? error.message : String(error)}`,
