@@ -109,10 +109,10 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
     writeSummary(runDir, write = writeFileAtomic) {
       const summary = aggregator!.finish();
       aggregator = null;
-      writeSummary(runDir, summary, write);
       // The charts need only the summary (as read back), the task outcomes
       // and the manifest's sweep: a small run's worker starts drawing them
-      // now, before the manifest is finished and the reports collected.
+      // now, before summary.json is written, the manifest finished and the
+      // reports collected.
       if (charts && options.manifest)
         ahead = drawAhead(
           charts,
@@ -122,6 +122,7 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
             outcomes: collector!.outcomes(),
           }),
         );
+      writeSummary(runDir, summary, write);
       return summary;
     },
     async writeReports(runDir, staged) {
