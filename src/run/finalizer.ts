@@ -96,7 +96,10 @@ export interface RunFinalizerOptions {
  * has run a few times: the four kinds once each barely helped; these six
  * (~0.25 s more of the second core, during the trials) brought the page to
  * ~105–115 ms, as eight (each kind twice) did. The warm-up ends at the
- * chart in hand when the page is asked for.
+ * chart in hand when the page is asked for, and after the first chart when
+ * the worker has to wait for a core (src/report/html/core-room.ts): on a
+ * crowded machine the rest of it slowed the trials more than it sped up
+ * the reports.
  */
 function earlyWarmUp(): TopLevelSpec[] {
   return [...warmUpChartSpecs(), ...warmUpChartSpecs().slice(1, 3)];
