@@ -9,7 +9,7 @@
  * - the chart worker started with the trials (src/run/finalizer.ts);
  * - the pre-flight's first-request hashes kept for turn 0
  *   (src/run/task-lifetime.ts);
- * - report.html's embedded trials made while its charts are drawn
+ * - report.html made (all but its charts) while its charts are drawn
  *   (src/report/html/page.ts).
  * One bound for the four, so a run is never "small" for one and "large"
  * for another (docs/performance.md).

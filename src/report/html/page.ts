@@ -251,6 +251,21 @@ function* embeddedTrials(sample: RunData['sample']): Generator<string> {
   yield escapeJsonForScript(`],"total":${JSON.stringify(sample.total)},"limit":${JSON.stringify(sample.limit)}}`);
 }
 
+/** The page's tables and texts, all of it but the charts, their cards and the embedded trials. */
+function pageTables(data: RunData) {
+  return {
+    kpis: kpis(data),
+    bestWorst: bestWorstTable(data),
+    headline: headlineTable(data),
+    retrieval: retrievalCard(data),
+    facts: factsBody(data),
+    kinds: kindTable(data),
+    flipped: flippedTable(data),
+    browser: trialBrowser(data),
+    banner: incompleteBanner(data),
+  };
+}
+
 /**
  * The page of `renderHtml` as a sequence of strings whose concatenation is
  * the page, so report.html can be written piece by piece (the embedded
@@ -263,22 +278,17 @@ export async function renderHtmlChunks(data: RunData, charts?: Promise<string[]>
   const flippedTasks = flippedTaskNames(data);
   const hasGroups = headlineGroups(summary).length > 0;
   const several = modelLabels(summary, manifest).length > 1;
-  // Everything but the charts is made before they are awaited: the charts
-  // are drawn on another thread (chart-worker.ts), and a small run's page
-  // waited for them with this thread idle, then made the rest.
-  const tables = {
-    kpis: kpis(data),
-    bestWorst: bestWorstTable(data),
-    headline: headlineTable(data),
-    retrieval: retrievalCard(data),
-    facts: factsBody(data),
-    kinds: kindTable(data),
-    flipped: flippedTable(data),
-    browser: trialBrowser(data),
-    banner: incompleteBanner(data),
-  };
-  const trials = isSmallRun(manifest.planned) ? [...embeddedTrials(data.sample)].join('') : null;
+  // A small run's page (src/spec/run-size.ts), all but its charts, is made
+  // before they are awaited: they are drawn on another thread
+  // (chart-worker.ts), and the page waited for them with this thread idle,
+  // then made the rest, its embedded trials most of it. A large run's is
+  // made after: it would sit in memory on top of the worker's drawing, the
+  // peak of such a run (bench figure 1c).
+  const beforeCharts = isSmallRun(manifest.planned);
+  let tables = beforeCharts ? pageTables(data) : null;
+  const trials = beforeCharts ? [...embeddedTrials(data.sample)].join('') : null;
   const drawn = await (charts ?? renderChartsHere(htmlChartSpecs(data)));
+  tables ??= pageTables(data);
   const [tokens, bars, curves, flipped, ...rest] = drawn;
   const confusions = rest.slice(0, -1);
   const sweep = sweepCard(data, rest[rest.length - 1]!);
@@ -337,12 +347,8 @@ ${card('trials', 'Trial browser', '', tables.browser)}
 </body></html>
 `;
   // The embedded trials (most of a page: ~4 MB at 10,000 trials, ~12 MB at
-  // 100,000 trials of 50 tasks). A small run's (src/spec/run-size.ts) are
-  // made above, while its charts are drawn: made after them, they were most
-  // of what its reports did once the chart worker was done. A large run's
-  // are made one by one as the page is written, once the charts are back
-  // and their worker has ended: made while it drew, they sat in memory on
-  // top of its drawing, the peak of such a run (bench figure 1c).
+  // 100,000 trials of 50 tasks): a large run's are made one by one as the
+  // page is written, once the charts are back and their worker has ended.
   return (function* () {
     yield head;
     if (trials === null) yield* embeddedTrials(data.sample);
