@@ -61,11 +61,11 @@ export function caseState(outcome: TaskOutcome, gate: GateConfig): CaseState {
   return rate < gate.junit_min_success ? 'failed' : 'passed';
 }
 
-function renderCase(outcome: TaskOutcome, gate: GateConfig): string {
+/** One case; `classname` (its suite's, escaped) and `state` are worked out once per suite and case by the caller. */
+function renderCase(outcome: TaskOutcome, gate: GateConfig, classname: string, state: CaseState): string {
   const name = `${outcome.domain}/${outcome.task} [${outcome.split}, ${outcome.kind}]`;
   const time = (outcome.latencyMs / 1000).toFixed(3);
-  const open = `    <testcase classname="${xmlEscape(junitClassname(outcome))}" name="${xmlEscape(name)}" time="${time}">`;
-  const state = caseState(outcome, gate);
+  const open = `    <testcase classname="${classname}" name="${xmlEscape(name)}" time="${time}">`;
   const body: string[] = [];
   if (state === 'errored') {
     const message = `all ${outcome.trials} trials errored (provider failure, not a model miss): ${outcome.errorMessages.join(' | ')}`;
@@ -117,12 +117,14 @@ export function* junitChunks(data: RunData, gate: GateConfig): Generator<string>
   let errors = 0;
   let totalTime = 0;
   const heads: string[] = [];
+  const caseStates: CaseState[][] = [];
   const sorted = [...suites.entries()].sort((a, b) => a[0].localeCompare(b[0]));
   for (const [name, outcomes] of sorted) {
     outcomes.sort(
       (a, b) => a.split.localeCompare(b.split) || a.domain.localeCompare(b.domain) || a.task.localeCompare(b.task),
     );
     const states = outcomes.map((outcome) => caseState(outcome, gate));
+    caseStates.push(states);
     const suiteFailures = states.filter((state) => state === 'failed').length;
     const suiteErrors = states.filter((state) => state === 'errored').length;
     const time = outcomes.reduce((sum, outcome) => sum + outcome.latencyMs, 0) / 1000;
@@ -144,7 +146,10 @@ export function* junitChunks(data: RunData, gate: GateConfig): Generator<string>
     : '';
   for (let index = 0; index < sorted.length; index += 1) {
     yield heads[index]! + properties;
-    for (const outcome of sorted[index]![1]) yield `${renderCase(outcome, gate)}\n`;
+    const [name, outcomes] = sorted[index]!;
+    const classname = xmlEscape(name);
+    for (let at = 0; at < outcomes.length; at += 1)
+      yield `${renderCase(outcomes[at]!, gate, classname, caseStates[index]![at]!)}\n`;
     yield '  </testsuite>\n';
   }
   yield '</testsuites>\n';

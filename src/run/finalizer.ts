@@ -20,6 +20,7 @@ import {
   type RunFileWriter,
 } from '../run-folder/index.ts';
 import { Summary, type Manifest, type ProjectConfig, type TrialRecord } from '../spec/index.ts';
+import type { TopLevelSpec } from 'vega-lite';
 import type { RunEvents } from './events.ts';
 import { isSmallRun } from '../spec/run-size.ts';
 
@@ -74,9 +75,8 @@ export interface RunFinalizerOptions {
 /*
  * A small run's chart worker (`isSmallRun`) starts with the
  * finalizer — as the trials begin — instead of when the reports render,
- * warms up on one made-up chart (`warmUpChartSpecs(1)`: ~75 ms of the
- * second core for ~50 ms off the page's ~200 ms of drawing), and draws the
- * page's charts as soon as the summary is made (`drawAhead`). Loading Vega
+ * warms up on made-up charts (`earlyWarmUp`, below), and draws the page's
+ * charts as soon as the summary is made (`drawAhead`). Loading Vega
  * and drawing cold were on a 10,000-trial run's critical path: its reports
  * phase waited for the worker while the main thread had written report.md
  * and junit.xml. During the trials the second core has room: the main
@@ -85,6 +85,25 @@ export interface RunFinalizerOptions {
  * would sit on top of the trials' growing heap, and a 100,000-trial run's
  * peak memory is held to 300 MB.
  */
+
+/**
+ * What a small run's chart worker draws while the trials run: the page's
+ * four kinds of chart, then the two costliest again (success against
+ * tokens, metric bars). Warmed up on one made-up chart (round 8), the
+ * worker spent ~160–240 ms of its CPU on a 10,000-trial run's page, more
+ * than the main thread's reports before they wait for it (~70–100 ms): the
+ * worker was the reports' critical path. V8 optimises Vega's code once it
+ * has run a few times: the four kinds once each barely helped; these six
+ * (~0.25 s more of the second core, during the trials) brought the page to
+ * ~105–115 ms, as eight (each kind twice) did. The warm-up ends at the
+ * chart in hand when the page is asked for, and after the first chart when
+ * the worker has to wait for a core (src/report/html/core-room.ts): on a
+ * crowded machine the rest of it slowed the trials more than it sped up
+ * the reports.
+ */
+function earlyWarmUp(): TopLevelSpec[] {
+  return [...warmUpChartSpecs(), ...warmUpChartSpecs().slice(1, 3)];
+}
 
 /** The streaming end of a run: feed it every trial, then write the summary and the reports. */
 export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
@@ -98,7 +117,7 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
   });
   let collector: RunCollector | null = createRunCollector({ sampleLimit: options.sampleLimit });
   const small = options.manifest !== undefined && isSmallRun(options.manifest.planned);
-  let charts: ChartWorker | null = options.charts ?? (small ? startChartWorker({ warmUp: warmUpChartSpecs(1) }) : null);
+  let charts: ChartWorker | null = options.charts ?? (small ? startChartWorker({ warmUp: earlyWarmUp() }) : null);
   // A small run's charts, being drawn since its summary was made.
   let ahead: ChartRenderer | null = null;
   const finalizer: RunFinalizer = {
@@ -109,10 +128,10 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
     writeSummary(runDir, write = writeFileAtomic) {
       const summary = aggregator!.finish();
       aggregator = null;
-      writeSummary(runDir, summary, write);
       // The charts need only the summary (as read back), the task outcomes
       // and the manifest's sweep: a small run's worker starts drawing them
-      // now, before the manifest is finished and the reports collected.
+      // now, before summary.json is written, the manifest finished and the
+      // reports collected.
       if (charts && options.manifest)
         ahead = drawAhead(
           charts,
@@ -122,6 +141,7 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
             outcomes: collector!.outcomes(),
           }),
         );
+      writeSummary(runDir, summary, write);
       return summary;
     },
     async writeReports(runDir, staged) {

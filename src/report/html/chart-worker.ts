@@ -50,8 +50,13 @@ const loaded = (async () => {
   await Promise.all(workerData.modules.map((url) => import(url)));
   if (workerData.tsx) (await import(workerData.tsx)).register();
   const renderer = await import(workerData.renderer);
-  // Until the page's charts are asked for: they are drawn after the chart in hand.
-  if (workerData.warmUp) await renderer.warmUpCharts(workerData.warmUp, () => asked);
+  // Until the page's charts are asked for (they are drawn after the chart in
+  // hand), or the cores turn out to be crowded: the trials need the second
+  // core then (core-room.ts). The first chart is always drawn.
+  if (workerData.warmUp) {
+    const crowded = renderer.crowdedSince();
+    await renderer.warmUpCharts(workerData.warmUp, () => asked || crowded());
+  }
   return renderer;
 })();
 // A failed load is reported once asked to render (a worker nobody asks is ended unread).

@@ -27,6 +27,7 @@ import { escapeJsonForScript, htmlEscape as h } from './escape.ts';
 import { factsBody, incompleteBanner } from './facts.ts';
 import { renderChartsHere } from './chart-worker.ts';
 import { REPORT_CSS } from './style.ts';
+import { isSmallRun } from '../../spec/run-size.ts';
 import { RETRIEVAL_HEADER, RETRIEVAL_NOTE, retrievalGroups, retrievalRow } from '../retrieval-rows.ts';
 
 function card(id: string, title: string, note: string, body: string): string {
@@ -250,6 +251,21 @@ function* embeddedTrials(sample: RunData['sample']): Generator<string> {
   yield escapeJsonForScript(`],"total":${JSON.stringify(sample.total)},"limit":${JSON.stringify(sample.limit)}}`);
 }
 
+/** The page's tables and texts, all of it but the charts, their cards and the embedded trials. */
+function pageTables(data: RunData) {
+  return {
+    kpis: kpis(data),
+    bestWorst: bestWorstTable(data),
+    headline: headlineTable(data),
+    retrieval: retrievalCard(data),
+    facts: factsBody(data),
+    kinds: kindTable(data),
+    flipped: flippedTable(data),
+    browser: trialBrowser(data),
+    banner: incompleteBanner(data),
+  };
+}
+
 /**
  * The page of `renderHtml` as a sequence of strings whose concatenation is
  * the page, so report.html can be written piece by piece (the embedded
@@ -261,11 +277,21 @@ export async function renderHtmlChunks(data: RunData, charts?: Promise<string[]>
   const { manifest, summary } = data;
   const flippedTasks = flippedTaskNames(data);
   const hasGroups = headlineGroups(summary).length > 0;
+  const several = modelLabels(summary, manifest).length > 1;
+  // A small run's page (src/spec/run-size.ts), all but its charts, is made
+  // before they are awaited: they are drawn on another thread
+  // (chart-worker.ts), and the page waited for them with this thread idle,
+  // then made the rest, its embedded trials most of it. A large run's is
+  // made after: it would sit in memory on top of the worker's drawing, the
+  // peak of such a run (bench figure 1c).
+  const beforeCharts = isSmallRun(manifest.planned);
+  let tables = beforeCharts ? pageTables(data) : null;
+  const trials = beforeCharts ? [...embeddedTrials(data.sample)].join('') : null;
   const drawn = await (charts ?? renderChartsHere(htmlChartSpecs(data)));
+  tables ??= pageTables(data);
   const [tokens, bars, curves, flipped, ...rest] = drawn;
   const confusions = rest.slice(0, -1);
   const sweep = sweepCard(data, rest[rest.length - 1]!);
-  const several = modelLabels(summary, manifest).length > 1;
   const figures = summary.confusion
     .filter((entry) => entry.cells.length > 0)
     .map((entry, index) => ({
@@ -301,18 +327,18 @@ export async function renderHtmlChunks(data: RunData, charts?: Promise<string[]>
 <header class="top"><h1>toolmark report · <code>${h(summary.run_id)}</code></h1><div class="meta">${meta.map((item) => `<span>${item}</span>`).join('')}</div></header>
 <nav class="toc"><a href="#best-worst">Best and worst</a><a href="#headline">Headline</a><a href="#tradeoff">Success vs tokens</a><a href="#metrics">Metrics</a><a href="#passk">pass^k</a><a href="#confusion">Confusion</a><a href="#flipped">Flipped tasks</a><a href="#trials">Trials</a></nav>
 <main>
-${banner}${incompleteBanner(data)}
-${kpis(data)}
-${card('best-worst', 'Best and worst surface per provider', `Task success over all kinds${bestAndWorst(summary, manifest)[0]?.split === 'all' ? ' and both splits' : ' (train)'}, value [Wilson 95% interval] in %. One rate over every provider and surface would mix a deliberately weak baseline with its revisions, so there is none.`, bestWorstTable(data) || empty)}
-${card('headline', 'Headline: surface × split', 'Rates are value [Wilson 95% interval] in %. Unsafe proposals: count / proposals; unsafe side effects: count / executed writes. pass^k: chance that all k trials of a task pass, averaged over tasks. Errored trials are provider failures and are not scored.', headlineTable(data))}
-${sweep}${retrievalCard(data)}${card('facts', 'Usage, turns and errors', 'Tokens, latency (model time, incl. failed attempts) and cost per model; how the model turns ended; provider failures by message.', factsBody(data))}
+${banner}${tables.banner}
+${tables.kpis}
+${card('best-worst', 'Best and worst surface per provider', `Task success over all kinds${bestAndWorst(summary, manifest)[0]?.split === 'all' ? ' and both splits' : ' (train)'}, value [Wilson 95% interval] in %. One rate over every provider and surface would mix a deliberately weak baseline with its revisions, so there is none.`, tables.bestWorst || empty)}
+${card('headline', 'Headline: surface × split', 'Rates are value [Wilson 95% interval] in %. Unsafe proposals: count / proposals; unsafe side effects: count / executed writes. pass^k: chance that all k trials of a task pass, averaged over tasks. Errored trials are provider failures and are not scored.', tables.headline)}
+${sweep}${tables.retrieval}${card('facts', 'Usage, turns and errors', 'Tokens, latency (model time, incl. failed attempts) and cost per model; how the model turns ended; provider failures by message.', tables.facts)}
 ${card('tradeoff', 'Task success against schema tokens', 'Clearer contracts cost context: a panel per provider; each point is a surface (same colour in every chart) and split, whiskers are 95% intervals.', hasGroups ? `<div class="chart">${tokens}</div>` : empty)}
 ${card('metrics', 'Metrics per surface and split', 'A column of panels per provider, a row per metric. Bars are rates (a colour per surface; train solid, held-out pale), whiskers their Wilson 95% intervals.', hasGroups ? `<div class="chart">${bars}</div>` : empty)}
 ${card('passk', 'pass^k and pass@k over k', 'A column per provider, a row per split. Solid: pass^k (all k trials pass, reliability). Dashed: pass@k (any of k passes).', hasGroups ? `<div class="chart">${curves}</div>` : empty)}
-${card('kinds', 'Task success by kind', 'Rows: task kinds; columns: surface · split.', kindTable(data) || empty)}
+${card('kinds', 'Task success by kind', 'Rows: task kinds; columns: surface · split.', tables.kinds || empty)}
 ${card('confusion', 'Per-action confusion', 'Expected action (rows) against the action of the first proposed call (columns), shaded by share of the row; counts in cells.', confusionFigures.length ? (several ? confusionFigures.join('') : `<div class="confusions">${confusionFigures.join('')}</div>`) : empty)}
-${card('flipped', 'Flipped tasks', `Tasks whose trials disagree on a surface: ${flippedTasks.length} task(s). The heat map shows their success on every surface${flippedTasks.length > FLIPPED_CHART_TASKS ? ` (first ${FLIPPED_CHART_TASKS})` : ''}; bold cells flip.`, `${flipped ? `<div class="chart">${flipped}</div>` : ''}${flippedTable(data)}`)}
-${card('trials', 'Trial browser', '', trialBrowser(data))}
+${card('flipped', 'Flipped tasks', `Tasks whose trials disagree on a surface: ${flippedTasks.length} task(s). The heat map shows their success on every surface${flippedTasks.length > FLIPPED_CHART_TASKS ? ` (first ${FLIPPED_CHART_TASKS})` : ''}; bold cells flip.`, `${flipped ? `<div class="chart">${flipped}</div>` : ''}${tables.flipped}`)}
+${card('trials', 'Trial browser', '', tables.browser)}
 </main>
 <footer>Generated by toolmark from <code>${h(manifest.run_id)}</code>. Self-contained: no network needed to view.</footer>
 <script type="application/json" id="trial-data">`;
@@ -320,15 +346,13 @@ ${card('trials', 'Trial browser', '', trialBrowser(data))}
 <script>${BROWSER_SCRIPT.replace(/<\//g, '<\\/')}</script>
 </body></html>
 `;
-  // The embedded trials (most of a large run's page: ~12 MB at 100,000
-  // trials of 50 tasks) are made one by one as the page is written, once the
-  // charts are back and their worker has ended: made while it drew (to
-  // overlap the two), they sat in memory on top of its drawing, the peak of
-  // such a run (bench figure 1c). A small run's warm worker draws in about
-  // the time report.md and junit.xml take, so the overlap gained it little.
+  // The embedded trials (most of a page: ~4 MB at 10,000 trials, ~12 MB at
+  // 100,000 trials of 50 tasks): a large run's are made one by one as the
+  // page is written, once the charts are back and their worker has ended.
   return (function* () {
     yield head;
-    yield* embeddedTrials(data.sample);
+    if (trials === null) yield* embeddedTrials(data.sample);
+    else yield trials;
     yield tail;
   })();
 }

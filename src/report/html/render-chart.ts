@@ -1,5 +1,8 @@
 import type { TopLevelSpec } from 'vega-lite';
 
+// The worker's warm-up asks it, from this bundle (chart-worker.ts).
+export { crowdedSince } from './core-room.ts';
+
 /** Shared look of every chart, matched to the page's CSS. */
 export const CHART_CONFIG = {
   font: 'system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif',
