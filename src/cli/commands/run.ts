@@ -76,12 +76,9 @@ function selectionOf(flags: RunFlags): Partial<RunSelection> {
 async function runAction(flags: RunFlags, setExitCode: (code: number) => void): Promise<void> {
   const concurrency = positiveInteger('--concurrency', flags.concurrency);
   const selection = flags.resume ? undefined : selectionOf(flags);
-  // A new run's schema token counter first (runProject starts it too, and
-  // stops it at its end: src/cost/schema-cost.ts): its worker loads the
-  // tokenizer (~0.5 s of CPU) on the second core, which is idle while this
-  // thread imports the run library below; started by runProject, that load
-  // came only after, on top of the project's loading.
-  if (!flags.resume) (await import('../../cost/schema-cost.ts')).startSchemaCounter();
+  // The schema token counter is already starting (src/cli/main.ts); one a resume that fails
+  // early leaves unused is stopped at the end (runProject stops a new run's itself).
+  const { stopSchemaCounter } = await import('../../cost/schema-cost.ts');
   const { runProject, resumeRun } = await import('../../run/index.ts');
   const { LiveStates } = await import('../../registry/index.ts');
   const { formatSummaryTable, formatRunFacts } = await import('../summary-table.ts');
@@ -207,6 +204,7 @@ async function runAction(flags: RunFlags, setExitCode: (code: number) => void): 
     trialsDone();
     // Also when the run failed before its trials (a config error): the idle worker ends.
     watchdog.stop();
+    stopSchemaCounter();
     (finishing as (() => void) | null)?.();
   }
 
