@@ -71,3 +71,11 @@ await esbuild.build({
   keepNames: true,
   logLevel: 'warning',
 });
+
+// The schema token counter's rank table (src/cost/tokenizer-table.ts): the
+// tokenizer's 200,000 ranks as v8.serialize wrote them, read by the counter
+// process instead of parsing gpt-tokenizer's 2.4 MB array literal.
+const { writeTokenizerTable, TOKENIZER_TABLE_IN_DIST } = await import(
+  new URL('dist/src/cost/tokenizer-table.js', root).href
+);
+writeTokenizerTable(new URL(`dist/${TOKENIZER_TABLE_IN_DIST}`, root));
