@@ -7,7 +7,7 @@ import { stopSchemaCounter } from '../../cost/schema-cost.ts';
 import { LiveStates } from '../../registry/index.ts';
 import { formatRunFacts, formatSummaryTable } from '../summary-table.ts';
 import { createProgress } from '../progress.ts';
-import { releaseMemory } from '../heap-policy.ts';
+import { fitHeapGrowth, releaseMemory } from '../heap-policy.ts';
 import { createPhaseTimings, formatPhaseTimings } from '../phase-timings.ts';
 import { guardFinishing } from '../finish-interrupt.ts';
 import { releaseRunFolderLock } from '../../run-folder/index.ts';
@@ -162,6 +162,7 @@ export async function runAction(flags: RunFlags, setExitCode: (code: number) => 
       folder = info.runDir;
       limitMs = info.userCodeLimitMs;
       planned = info.total;
+      fitHeapGrowth(info.total);
       watchdog.arm({ runDir: info.runDir, resume: `toolmark run --resume ${displayPath(info.runDir)}`, limitMs });
       progress = createProgress(process.stderr, undefined, { log: info.live });
       progress.start(info);
