@@ -66,7 +66,8 @@ export async function main(argv: string[]): Promise<number> {
   // A run's schema token counter (a child process: src/cost/schema-cost.ts) first of all: its
   // tokenizer load (~0.2 s of CPU) then falls in start-up, where the second core is idle, not
   // in the loading, where the cassette reader and the GC helpers want that core.
-  if (chosen === 'run' && !argv.some(asksHelp)) (await import('../cost/schema-cost.ts')).startSchemaCounter();
+  const counter = chosen === 'run' && !argv.some(asksHelp) ? await import('../cost/schema-cost.ts') : null;
+  counter?.startSchemaCounter();
   // The one place the process's heap policy is set (library code never does).
   if (chosen !== undefined && STREAMING.has(chosen)) (await import('./heap-policy.ts')).limitHeapGrowth();
   const names = chosen && COMMANDS[chosen] ? [chosen] : Object.keys(COMMANDS);
@@ -96,5 +97,8 @@ export async function main(argv: string[]): Promise<number> {
       `toolmark: internal error: ${printable(error instanceof Error ? (error.stack ?? '') : String(error))}\n`,
     );
     return 3;
+  } finally {
+    // A counter the command did not use (a bad flag, a resume that failed early) ends with it.
+    counter?.stopSchemaCounter();
   }
 }

@@ -3,7 +3,6 @@ import { ConfigError } from '../../spec/errors.ts';
 import { displayPath } from '../cli-helpers.ts';
 import type { RunSelection } from '../../spec/index.ts';
 import { resumeRun, runProject, type RunEvents, type RunResult } from '../../run/index.ts';
-import { stopSchemaCounter } from '../../cost/schema-cost.ts';
 import { LiveStates } from '../../registry/index.ts';
 import { formatRunFacts, formatSummaryTable } from '../summary-table.ts';
 import { createProgress } from '../progress.ts';
@@ -91,8 +90,7 @@ function selectionOf(flags: RunFlags): Partial<RunSelection> {
 export async function runAction(flags: RunFlags, setExitCode: (code: number) => void): Promise<void> {
   const concurrency = positiveInteger('--concurrency', flags.concurrency);
   const selection = flags.resume ? undefined : selectionOf(flags);
-  // The schema token counter is already starting (src/cli/main.ts); one a resume that fails
-  // early leaves unused is stopped at the end (runProject stops a new run's itself).
+  // The schema token counter is already starting (src/cli/main.ts, which also stops one left unused).
   const timings = flags.timings ? createPhaseTimings() : null;
   const root = flags.root ?? '.';
 
@@ -206,7 +204,6 @@ export async function runAction(flags: RunFlags, setExitCode: (code: number) => 
     trialsDone();
     // Also when the run failed before its trials (a config error): the idle worker ends.
     watchdog.stop();
-    stopSchemaCounter();
     (finishing as (() => void) | null)?.();
   }
 
