@@ -8,19 +8,21 @@
 // toolmark runs, for the bench (docs/performance.md) — no tsx at start-up.
 import { existsSync } from 'node:fs';
 import { register as registerHooks } from 'node:module';
-import { preloadPlainModules } from './preload.js';
 
 const args = process.argv.slice(2);
 const source = new URL('../src/cli/main.ts', import.meta.url);
 const fromSource = existsSync(source) && process.env.TOOLMARK_DIST !== '1';
 // The preloads only spare tsx's loader thread its round trips (bin/preload.js);
 // compiled, a module costs the same whenever it is first imported, and one a
-// command never imports (zod and yaml for `run --help`) costs nothing.
-if (fromSource)
+// command never imports (zod and yaml for `run --help`) costs nothing; so
+// compiled, preload.js itself is not even imported.
+if (fromSource) {
+  const { preloadPlainModules } = await import('./preload.js');
   await preloadPlainModules(
     args.find((arg) => !arg.startsWith('-')),
     args,
   );
+}
 
 let main;
 if (fromSource) {

@@ -48,6 +48,8 @@ function tolerateClosedStdout(): void {
   });
 }
 
+const asksHelp = (arg: string) => arg === '--help' || arg === '-h';
+
 export async function main(argv: string[]): Promise<number> {
   tolerateClosedStdout();
   let exitCode = 0;
@@ -61,6 +63,11 @@ export async function main(argv: string[]): Promise<number> {
 
   // Register only the command being run (or all, cheaply, for --help).
   const chosen = argv.find((arg) => !arg.startsWith('-'));
+  // A run's schema token counter (a child process: src/cost/schema-cost.ts) first of all: its
+  // tokenizer load (~0.2 s of CPU) then falls in start-up, where the second core is idle, not
+  // in the loading, where the cassette reader and the GC helpers want that core.
+  const counter = chosen === 'run' && !argv.some(asksHelp) ? await import('../cost/schema-cost.ts') : null;
+  counter?.startSchemaCounter();
   // The one place the process's heap policy is set (library code never does).
   if (chosen !== undefined && STREAMING.has(chosen)) (await import('./heap-policy.ts')).limitHeapGrowth();
   const names = chosen && COMMANDS[chosen] ? [chosen] : Object.keys(COMMANDS);
@@ -90,5 +97,8 @@ export async function main(argv: string[]): Promise<number> {
       `toolmark: internal error: ${printable(error instanceof Error ? (error.stack ?? '') : String(error))}\n`,
     );
     return 3;
+  } finally {
+    // A counter the command did not use (a bad flag, a resume that failed early) ends with it.
+    counter?.stopSchemaCounter();
   }
 }

@@ -1,5 +1,8 @@
 import { createRequire } from 'node:module';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { distModule } from '../spec/dist-module.ts';
+import { RANKS_MODULE, TOKENIZER_TABLE_IN_DIST, USE_TOKENIZER_TABLE } from './tokenizer-table.ts';
 
 /** Bytes and o200k tokens of a payload serialised as compact UTF-8 JSON (SPEC §5). */
 export interface SchemaCost {
@@ -54,11 +57,14 @@ export function schemaCost(payload: unknown): SchemaCost {
  * exits: on a 100,000-task run, ~27 MB of the peak through the trials and
  * the reports. A child process returns everything when it exits. Plain
  * CommonJS, so it needs no TypeScript loader: it gets the tokenizer's
- * resolved path, loads it at once, then reads the texts (one JSON array on
- * stdin) and writes their counts (one JSON array on stdout).
+ * resolved path (and, compiled, the prebuilt rank table: tokenizer-table.ts),
+ * loads it at once, then reads the texts (one JSON array on stdin) and
+ * writes their counts (one JSON array on stdout).
  */
 const COUNTER_SOURCE = `
-const { encode } = require(process.argv[1]);
+const [tokenizer, ranksModule, table] = process.argv.slice(1);
+if (table) {${USE_TOKENIZER_TABLE}}
+const { encode } = require(tokenizer);
 const chunks = [];
 process.stdin.on('data', (chunk) => chunks.push(chunk));
 process.stdin.on('end', () => {
@@ -73,9 +79,16 @@ interface Counter {
   result: Promise<number[]>;
 }
 
-function startCounter(): Counter {
+/** The prebuilt rank table: in dist/ when compiled (`npm run build`), else none. */
+function tokenizerTable(): string {
+  const table = distModule(import.meta.url, TOKENIZER_TABLE_IN_DIST);
+  return table === null ? '' : fileURLToPath(table);
+}
+
+function startCounter(table = tokenizerTable()): Counter {
+  const args = [require.resolve(TOKENIZER), require.resolve(RANKS_MODULE), table];
   // No execArgv (a --cpu-prof or --inspect of this process is not the counter's); the environment is inherited.
-  const child = spawn(process.execPath, ['-e', COUNTER_SOURCE, require.resolve(TOKENIZER)], {
+  const child = spawn(process.execPath, ['-e', COUNTER_SOURCE, ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
     windowsHide: true,
   });
@@ -118,10 +131,13 @@ function holdOpen(counter: Counter, hold: boolean): void {
  */
 let warm: Counter | null = null;
 
-/** Start the counter now; the next `countSchemaCosts` that needs it uses it. */
-export function startSchemaCounter(): void {
+/**
+ * Start the counter now; the next `countSchemaCosts` that needs it uses it.
+ * `table`: the rank table it loads the tokenizer from (tests; default: dist/'s).
+ */
+export function startSchemaCounter({ table }: { table?: string } = {}): void {
   if (warm) return;
-  const counter = startCounter();
+  const counter = startCounter(table);
   holdOpen(counter, false);
   warm = counter;
   // One that failed before it is used (it cannot count) leaves the count to a fresh one.

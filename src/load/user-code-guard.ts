@@ -40,12 +40,7 @@ export class UserCodeStopped extends Error {
 export async function guardUserCode<T>(what: string, file: string, run: () => Promise<T>): Promise<T> {
   const limit = timeLimit();
   const message = `error: ${file}: ${what} did not finish within ${limit} ms (an endless loop?); stopped. Limit: TOOLMARK_IMPORT_TIMEOUT_MS\n`;
-  const watchdog = new Worker(
-    `const { workerData } = require('node:worker_threads');
-     setTimeout(() => { require('node:fs').writeSync(2, workerData.message); process.kill(process.pid, 'SIGKILL'); }, workerData.after);`,
-    { eval: true, workerData: { message, after: limit + WATCHDOG_GRACE_MS } },
-  );
-  watchdog.unref();
+  const disarm = armWatchdog(message, limit + WATCHDOG_GRACE_MS);
   const exit = process.exit;
   process.exit = ((code?: number | string | null) => {
     throw new UserCodeStopped(`called process.exit(${code ?? ''}); user code must not end the process`);
@@ -69,8 +64,48 @@ export async function guardUserCode<T>(what: string, file: string, run: () => Pr
   } finally {
     clearTimeout(timer);
     process.exit = exit;
-    void watchdog.terminate();
+    disarm();
   }
+}
+
+/**
+ * The watchdog worker, shared by the guarded calls of a load: each call arms
+ * a timer in it and disarms it when done. One worker per call cost the
+ * shipped example's `validate` four worker starts (two calls per domain:
+ * ~15 ms of CPU each, and their start on this thread); it is ended once no
+ * call has been armed for `WATCHDOG_IDLE_MS`, so it does not stay for a run.
+ */
+const WATCHDOG_IDLE_MS = 250;
+const WATCHDOG_SOURCE = `const { parentPort } = require('node:worker_threads');
+const timers = new Map();
+parentPort.on('message', ({ id, message, after }) => {
+  if (message === undefined) return void (clearTimeout(timers.get(id)), timers.delete(id));
+  timers.set(id, setTimeout(() => { require('node:fs').writeSync(2, message); process.kill(process.pid, 'SIGKILL'); }, after));
+});`;
+let watchdog: { worker: Worker; armed: number; idle: NodeJS.Timeout | null } | null = null;
+let nextId = 0;
+
+/** Arm the watchdog: past `after` ms it prints `message` and kills the process. Returns the disarm. */
+function armWatchdog(message: string, after: number): () => void {
+  if (watchdog === null) {
+    const worker = new Worker(WATCHDOG_SOURCE, { eval: true });
+    worker.unref();
+    watchdog = { worker, armed: 0, idle: null };
+  }
+  const current = watchdog;
+  const id = nextId++;
+  if (current.idle) clearTimeout(current.idle);
+  current.armed += 1;
+  current.worker.postMessage({ id, message, after });
+  return () => {
+    current.worker.postMessage({ id });
+    if (--current.armed > 0) return;
+    current.idle = setTimeout(() => {
+      if (watchdog === current) watchdog = null;
+      void current.worker.terminate();
+    }, WATCHDOG_IDLE_MS);
+    current.idle.unref();
+  };
 }
 
 function timeLimit(): number {

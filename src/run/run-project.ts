@@ -283,7 +283,11 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
   const events = prepared.events ?? {};
   await events.onPhase?.('preflight');
   const commit = resumed ? null : gitCommitSoon(root);
-  const costs = await countSelectedSurfaces(project.domains, selection);
+  // Asked now, awaited after the pre-flight, which needs none of it: the counter's round trip
+  // (a process on a busy second core) overlaps the providers, the plan and the pre-flight.
+  const counting = countSelectedSurfaces(project.domains, selection);
+  // Awaited below; a problem found before then (a ConfigError) is the one reported.
+  counting.catch(() => {});
   const providers = await createRunProviders(selection, {
     config,
     root,
@@ -305,7 +309,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
     selection,
   );
   preflightRun(plan, settings);
-  const described = describePlan(plan, costs);
+  const described = describePlan(plan, await counting);
   if (resumed) {
     const changed = resumed.surfaces.filter((old) =>
       described.surfaces.some((now) => now.domain === old.domain && now.id === old.id && now.hash !== old.hash),

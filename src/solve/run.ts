@@ -325,7 +325,11 @@ export async function planSchemaCosts(
   plan: Iterable<Pick<PlannedTrial, 'domain' | 'surface'>>,
 ): Promise<Map<string, SchemaCost>> {
   const payloads = new Map<string, unknown>();
+  // A plan names each surface once per trial (10,000 times in a 10,000-task run): its key made once, not per trial.
+  const lastDomain = new Map<object, object>();
   for (const planned of plan) {
+    if (lastDomain.get(planned.surface) === planned.domain) continue;
+    lastDomain.set(planned.surface, planned.domain);
     const key = surfaceKey(planned);
     if (!payloads.has(key)) payloads.set(key, planned.surface.payload);
   }

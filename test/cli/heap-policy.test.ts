@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { releaseMemory } from '../../src/cli/heap-policy.ts';
+import { fitHeapGrowth, limitHeapGrowth, releaseMemory } from '../../src/cli/heap-policy.ts';
 import { SMALL_RUN_TRIALS } from '../../src/spec/run-size.ts';
 
 /** The inspector sessions a release opened, and what each asked V8 for. */
@@ -16,8 +16,17 @@ vi.mock('node:inspector', () => ({
   },
 }));
 
+/** The V8 flags the policy set. */
+const flags: string[] = [];
+
+vi.mock('node:v8', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('node:v8')>()),
+  setFlagsFromString: (flag: string) => void flags.push(flag),
+}));
+
 afterEach(() => {
   posted.length = 0;
+  flags.length = 0;
   vi.restoreAllMocks();
 });
 
@@ -42,5 +51,16 @@ describe('the heap policy between phases', () => {
       expect(posted).toEqual(['HeapProfiler.collectGarbage']);
       posted.length = 0;
     }
+  });
+});
+
+describe('the old generation growth', () => {
+  it('is bounded from the start, and given back to V8 once the trials of a small run start', () => {
+    limitHeapGrowth();
+    expect(flags).toEqual(['--heap-growing-percent=50']);
+    fitHeapGrowth(SMALL_RUN_TRIALS + 1);
+    expect(flags).toEqual(['--heap-growing-percent=50']);
+    fitHeapGrowth(SMALL_RUN_TRIALS);
+    expect(flags).toEqual(['--heap-growing-percent=50', '--heap-growing-percent=0']);
   });
 });
