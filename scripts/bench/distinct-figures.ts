@@ -94,12 +94,14 @@ export async function distinctFigures(work: string, line: (text: string) => void
   // run alone moved by ±15 % with the host's load; every run's wall is printed beside the median.
   loadBefore = load();
   let compiledCache: NodeJS.ProcessEnv = COMPILED;
-  const compiledRuns: ProcessFigures[] = [];
+  const compiledRuns: (ProcessFigures & { runId: string })[] = [];
   for (let index = 0; index < COMPILED_RUNS; index += 1) {
     compiledCache = coldCache(COMPILED);
     const runId = `run-10k-dist-${index + 1}`;
-    compiledRuns.push(checked(await timeToolmark(['run', '--run-id', runId, '--timings'], root, compiledCache)));
+    const figures = checked(await timeToolmark(['run', '--run-id', runId, '--timings'], root, compiledCache));
+    compiledRuns.push({ ...figures, runId });
   }
+  // The compiled re-scores (5c, 5c') are held against this run, and re-grade its folder.
   const compiled = [...compiledRuns].sort((a, b) => a.wallMs - b.wallMs)[Math.floor(COMPILED_RUNS / 2)]!;
   line(
     `5'. the same, compiled (dist/, TOOLMARK_DIST=1), median of ${COMPILED_RUNS} (walls ${compiledRuns.map((figures) => seconds(figures.wallMs)).join(' / ')}): ${whole(compiled)} — target ≤ ${seconds(DISTINCT_TARGETS.run10kWallMs)} wall: ${verdict(compiled.wallMs <= DISTINCT_TARGETS.run10kWallMs)} [load ${loadBefore} → ${load()}]`,
@@ -158,7 +160,7 @@ export async function distinctFigures(work: string, line: (text: string) => void
   // everything again (src/run/grading-inputs.ts).
   const modes = [
     { label: '', env: undefined, runId: 'run-10k', run },
-    { label: ' (compiled)', env: COMPILED, runId: 'run-10k-dist', run: compiled },
+    { label: ' (compiled)', env: COMPILED, runId: compiled.runId, run: compiled as ProcessFigures },
   ];
   // Each re-score line: the figures, the ratio to the run of its mode, the verdict.
   const rescoreFigures = async (name: string, key: string, what: (rescore: ProcessFigures) => string) => {
