@@ -50,3 +50,23 @@ export function withFileBytes<T>(path: string, use: (bytes: Buffer) => T): T {
     if (buffer.length <= SCRATCH_LIMIT) scratch = buffer;
   }
 }
+
+/**
+ * The buffer the plain YAML reader (plain-yaml.ts) writes a file's Latin-1
+ * bytes into, reused from file to file for the same reason as the one above
+ * (a parse is synchronous, one at a time): a new buffer per file came from
+ * malloc outside the heap, and ~100 of them for a 100,000-task suite kept
+ * ~20 MB of the process's main heap resident. Kept between parses up to 1 MB.
+ */
+let latin1Scratch: Buffer | null = null;
+
+/** `text` (ASCII) as Latin-1 bytes: a view of the reused buffer, valid until the next call. */
+export function latin1Bytes(text: string): Buffer {
+  let buffer = latin1Scratch;
+  if (buffer === null || buffer.length < text.length) {
+    buffer = Buffer.allocUnsafeSlow(Math.max(text.length, 64 * 1024));
+    latin1Scratch = buffer.length <= 1024 * 1024 ? buffer : null;
+  }
+  buffer.write(text, 0, text.length, 'latin1');
+  return buffer.subarray(0, text.length);
+}

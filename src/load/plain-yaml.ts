@@ -23,6 +23,8 @@ import {
   fitted,
   resolvePlain,
 } from './plain-yaml-tokens.ts';
+import { RecentStrings } from './recent-strings.ts';
+import { latin1Bytes } from './file-bytes.ts';
 
 /**
  * The fastest parse of a suite file: an exact reader for the plain subset of
@@ -49,32 +51,6 @@ import {
 class Unsure extends Error {}
 const UNSURE = new Unsure();
 
-/**
- * The buffer a Reader's Latin-1 bytes are written into, reused from file to
- * file (a parse is synchronous, one at a time): a new buffer per file came
- * from malloc outside the heap and was freed only by a later collection, and
- * ~100 of them for a 100,000-task suite kept ~20 MB of the process's main
- * heap resident (src/load/file-bytes.ts). Kept between parses up to 1 MB.
- */
-let latin1Scratch: Buffer | null = null;
-
-function latin1Bytes(text: string): Buffer {
-  let buffer = latin1Scratch;
-  if (buffer === null || buffer.length < text.length) {
-    buffer = Buffer.allocUnsafeSlow(Math.max(text.length, 64 * 1024));
-    latin1Scratch = buffer.length <= 1024 * 1024 ? buffer : null;
-  }
-  buffer.write(text, 0, text.length, 'latin1');
-  return buffer.subarray(0, text.length);
-}
-
-/** Slots of a Reader's recent keys and plain strings (a power of two). */
-const RECENT_SLOTS = 256;
-
-function recentSlot(text: string, start: number, end: number): number {
-  return ((end - start) * 31 + text.charCodeAt(start)) & (RECENT_SLOTS - 1);
-}
-
 class Reader {
   position = 0;
   /** The text as Latin-1 bytes when it is ASCII (see `slice`); a view of a buffer the next Reader reuses. */
@@ -88,17 +64,9 @@ class Reader {
    * and are left as they are.
    */
   readonly #plainStrings = new Map<string, string>();
-  /**
-   * The last key and the last plain string read, in slots by length and
-   * first character. A generated file repeats the same few keys and plain
-   * values on every task; one found here (compared in place with
-   * `startsWith`) is the very string read before, with no substring made, no
-   * resolution, no lookup — and a key that is always the same string object
-   * keeps a mapping's property stores on V8's fast path, where a fresh one
-   * is looked up in its string table at every store.
-   */
-  readonly #recentKeys: (string | undefined)[] = new Array<string | undefined>(RECENT_SLOTS).fill(undefined);
-  readonly #recentPlain: (string | undefined)[] = new Array<string | undefined>(RECENT_SLOTS).fill(undefined);
+  /** The last keys and plain strings read (recent-strings.ts). */
+  readonly #recentKeys = new RecentStrings();
+  readonly #recentPlain = new RecentStrings();
   constructor(
     readonly text: string,
     ascii: boolean,
@@ -108,9 +76,8 @@ class Reader {
 
   /** A plain scalar's value, a string shared with every equal one of the file. */
   plainValue(start: number, end: number): unknown {
-    const slot = recentSlot(this.text, start, end);
-    const recent = this.#recentPlain[slot];
-    if (recent !== undefined && this.#isAt(recent, start, end)) return recent;
+    const recent = this.#recentPlain.find(this.text, start, end);
+    if (recent !== undefined) return recent;
     const value = resolvePlain(this.slice(start, end));
     if (typeof value !== 'string') return value;
     let known = this.#plainStrings.get(value);
@@ -118,13 +85,8 @@ class Reader {
       known = value;
       this.#plainStrings.set(value, value);
     }
-    this.#recentPlain[slot] = known;
+    this.#recentPlain.remember(this.text, start, end, known);
     return known;
-  }
-
-  /** Is `text` from `start` to `end` exactly `string`? */
-  #isAt(string: string, start: number, end: number): boolean {
-    return string.length === end - start && this.text.startsWith(string, start);
   }
 
   /**
@@ -201,12 +163,11 @@ class Reader {
     if (!KEY.test(text)) throw UNSURE;
     const end = KEY.lastIndex - 1;
     this.position = KEY.lastIndex;
-    const slot = recentSlot(text, start, end);
-    const recent = this.#recentKeys[slot];
-    if (recent !== undefined && this.#isAt(recent, start, end)) return recent;
+    const recent = this.#recentKeys.find(text, start, end);
+    if (recent !== undefined) return recent;
     const key = resolvePlain(text.slice(start, end));
     if (typeof key !== 'string' || key === '__proto__') throw UNSURE;
-    this.#recentKeys[slot] = key;
+    this.#recentKeys.remember(text, start, end, key);
     return key;
   }
 
