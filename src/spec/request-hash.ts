@@ -74,11 +74,13 @@ const MESSAGES_OPEN = '{"messages":[';
  * is left at the end is one record per conversation whose objects are
  * garbage by then (and one per task whose trial stopped at turn 0).
  *
- * The text is kept as one flat string, decoded from the bytes just hashed.
- * Built by `+=`, it is a tree of every piece it was made of, and kept that
- * way until the conversation's next turn it was copied piece by piece by
- * the young-generation collections of a replayed run, then promoted: about
- * a fifth of what survived the trials' scavenges (measured, --trace-gc-nvp).
+ * The text is kept as one flat string. Built by `+=`, it is a tree of
+ * every piece it was made of; writing it into the bytes to hash flattens
+ * it (V8 copies a concatenation into one string, in place, before encoding
+ * it), so what is kept is that one string and the pieces are garbage at
+ * once. Kept as a tree until the conversation's next turn, they were copied
+ * by the young-generation collections of a replayed run, then promoted:
+ * about a fifth of what survived the trials' scavenges (--trace-gc-nvp).
  */
 interface Hashed {
   request: ModelRequest;
@@ -155,13 +157,12 @@ export function requestHash(request: ModelRequest): string {
   // At most 3 bytes per UTF-16 unit.
   const most = MESSAGES_OPEN.length + 3 * (built.length + rest.length) + tail.length;
   if (most > scratch.length) scratch = Buffer.allocUnsafe(Math.max(most, 2 * scratch.length));
-  const textStart = scratch.write(MESSAGES_OPEN, 0, 'latin1');
-  const textEnd = textStart + scratch.write(built, textStart);
-  let end = textEnd + scratch.write(rest, textEnd);
+  let end = scratch.write(MESSAGES_OPEN, 0, 'latin1');
+  end += scratch.write(built, end);
+  end += scratch.write(rest, end);
   end += tail.copy(scratch, end);
   const hash = `sha256:${sha256Hex(scratch.subarray(0, end))}`;
-  if (lastObject !== undefined)
-    byLastMessage.set(lastObject, { request, hash, messagesText: scratch.toString('utf8', textStart, textEnd) });
+  if (lastObject !== undefined) byLastMessage.set(lastObject, { request, hash, messagesText: built });
   return hash;
 }
 
