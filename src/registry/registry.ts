@@ -10,7 +10,8 @@ import type {
   ToolResult,
 } from '../spec/index.ts';
 import { actionOf, resolveContract } from './contract.ts';
-import { LazyAbortController, abortableSleep, raceBoundary, withKeyLock } from './boundary.ts';
+import { LazyAbortController, raceBoundary, withKeyLock } from './boundary.ts';
+import { createHandlerContext } from './handler-context.ts';
 import { SimulatedCallTime } from './tool-time.ts';
 import { isHandlerFailure } from './fail.ts';
 import { approvalFingerprint } from './fingerprint.ts';
@@ -294,28 +295,15 @@ class ToolRegistry<State> implements Registry<State> {
     const simulated = context.simulatedTime ? new SimulatedCallTime(runtime.timeout_ms) : null;
     const held: HeldClaim = { tool, key, fingerprint, wrote: false, claimId: null };
 
-    // Methods, not arrow properties: the compiled bundle names every arrow
-    // stored under a name at run time (esbuild's keepNames), a cost paid on
-    // each call. A handler may still take them off the context and call them.
-    const handlerContext: HandlerContext<State> = {
+    // Own properties, one getter for all contexts (handler-context.ts: why not an object literal).
+    const handlerContext = createHandlerContext<State>({
       state: context.state,
       actor: context.actor,
-      get signal() {
-        return controller.signal;
-      },
-      recordEffect(effect) {
-        held.wrote = true;
-        context.effects.push({
-          action: effect.action,
-          effect: effect.effect,
-          target: effect.target,
-          change_id: effect.change_id ?? null,
-        });
-      },
-      sleep(ms) {
-        return simulated ? simulated.sleep(ms, controller.signal) : abortableSleep(ms, controller.signal);
-      },
-    };
+      controller,
+      simulated,
+      effects: context.effects,
+      held,
+    });
 
     // 6–8: claim the key, run the handler, validate its output. `fresh` is
     // false when the handler did not run (replay, conflict, in progress).

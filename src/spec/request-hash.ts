@@ -12,44 +12,46 @@ export function sha256(value: unknown): string {
 
 /**
  * The end of a request's canonical JSON — `,"tools":` and the tools
- * payload, then the closing brace — made once per tools array. The
- * payload is most of a request's text and the same array on every turn of
- * a surface. Keyed weakly by the array: nothing is kept once its surface
- * is gone. Requests are treated as immutable once built (the runner and
- * every adapter copy, never edit).
+ * payload, then the closing brace — as UTF-8 bytes, made once per tools
+ * array. The payload is most of a request's text and the same array on
+ * every turn of a surface. Keyed weakly by the array: nothing is kept once
+ * its surface is gone. Requests are treated as immutable once built (the
+ * runner and every adapter copy, never edit).
  */
-const toolsTail = new WeakMap<object, string>();
+const toolsTail = new WeakMap<object, Buffer>();
+const NO_TOOLS_TAIL = Buffer.from('}');
 
-function canonicalToolsTail(tools: unknown): string {
-  if (tools === null || typeof tools !== 'object') return `,"tools":${canonicalJson(tools)}}`;
-  let text = toolsTail.get(tools);
-  if (text === undefined) toolsTail.set(tools, (text = flatText(`,"tools":${canonicalJson(tools)}}`)));
-  return text;
+function canonicalToolsTail(tools: unknown): Buffer {
+  if (tools === undefined) return NO_TOOLS_TAIL;
+  if (tools === null || typeof tools !== 'object') return Buffer.from(`,"tools":${canonicalJson(tools)}}`, 'utf8');
+  let bytes = toolsTail.get(tools);
+  if (bytes === undefined) toolsTail.set(tools, (bytes = Buffer.from(`,"tools":${canonicalJson(tools)}}`, 'utf8')));
+  return bytes;
 }
 
 /**
- * The same text as one flat string. canonicalJson builds it piece by piece,
- * a tree of joined pieces that every hash would walk again to copy it out;
- * decoded from its UTF-8 bytes it is one run of characters (with the same
- * UTF-8 bytes, which is what is hashed).
+ * sha256 of `bytes` as hex, in one call where node has one (`crypto.hash`,
+ * node ≥ 20.12; read from the namespace so older nodes still load this
+ * module). A pre-flight and a replay hash a request each per trial, and
+ * making a `Hash` object for each cost more than hashing its ~2 KB
+ * (10,000 requests: ~55 ms against ~25 ms, cold).
  */
-function flatText(text: string): string {
-  return Buffer.from(text, 'utf8').toString('utf8');
+const hashOnce = (nodeCrypto as { hash?: (algorithm: string, data: Uint8Array, encoding: 'hex') => string }).hash;
+
+function sha256Hex(bytes: Uint8Array): string {
+  if (hashOnce !== undefined) return hashOnce('sha256', bytes, 'hex');
+  return createHash('sha256').update(bytes).digest('hex');
 }
 
 /**
- * sha256 of `head + tail` as hex, in one call where node has one
- * (`crypto.hash`, node ≥ 20.12; read from the namespace so older nodes
- * still load this module). A pre-flight and a replay hash a request each
- * per trial, and making a `Hash` object for each cost more than hashing
- * its ~2 KB (10,000 requests: ~55 ms against ~25 ms, cold).
+ * Where a request's text is put together as UTF-8 to be hashed (grown when
+ * a request does not fit). Hashing the string `head + tail` made V8 copy
+ * the ~2 KB of both into one new string first, then node encode it again:
+ * per replayed trial that was ~4 KB of garbage, a third of what hashing
+ * allocated. Written here, the tools' part is one copy of cached bytes.
  */
-const hashOnce = (nodeCrypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-
-function sha256Hex(head: string, tail: string): string {
-  if (hashOnce !== undefined) return hashOnce('sha256', head + tail, 'hex');
-  return createHash('sha256').update(head).update(tail).digest('hex');
-}
+let scratch = Buffer.allocUnsafe(16 * 1024);
+const MESSAGES_OPEN = '{"messages":[';
 
 /**
  * What was hashed last in a conversation, keyed weakly by the last message
@@ -71,6 +73,14 @@ function sha256Hex(head: string, tail: string): string {
  * dropped as soon as a later request of its conversation is hashed; what
  * is left at the end is one record per conversation whose objects are
  * garbage by then (and one per task whose trial stopped at turn 0).
+ *
+ * The text is kept as one flat string. Built by `+=`, it is a tree of
+ * every piece it was made of; writing it into the bytes to hash flattens
+ * it (V8 copies a concatenation into one string, in place, before encoding
+ * it), so what is kept is that one string and the pieces are garbage at
+ * once. Kept as a tree until the conversation's next turn, they were copied
+ * by the young-generation collections of a replayed run, then promoted:
+ * about a fifth of what survived the trials' scavenges (--trace-gc-nvp).
  */
 interface Hashed {
   request: ModelRequest;
@@ -134,17 +144,25 @@ export function requestHash(request: ModelRequest): string {
   const earlier = lastObject === undefined ? undefined : byLastMessage.get(lastObject);
   if (earlier !== undefined && (earlier.request === request || sameParts(earlier.request, request)))
     return earlier.hash;
-  const text = messagesText(request.messages);
+  const built = messagesText(request.messages);
   // The canonical JSON of the hashed fields, keys in sorted order (messages, model, system, tool_choice,
   // tool_search, tools), undefined ones left out: the tools' part is made once per tools array.
-  let head = `{"messages":[${text}]`;
-  if (request.model !== undefined) head += `,"model":${canonicalJson(request.model)}`;
-  if (request.system !== undefined) head += `,"system":${canonicalJson(request.system)}`;
-  if (request.tool_choice !== undefined) head += `,"tool_choice":${canonicalJson(request.tool_choice)}`;
+  let rest = ']';
+  if (request.model !== undefined) rest += `,"model":${canonicalJson(request.model)}`;
+  if (request.system !== undefined) rest += `,"system":${canonicalJson(request.system)}`;
+  if (request.tool_choice !== undefined) rest += `,"tool_choice":${canonicalJson(request.tool_choice)}`;
   // Absent (so left out) on every request but a native deferred one.
-  if (request.tool_search !== undefined) head += `,"tool_search":${canonicalJson(request.tool_search)}`;
-  const hash = `sha256:${sha256Hex(head, request.tools === undefined ? '}' : canonicalToolsTail(request.tools))}`;
-  if (lastObject !== undefined) byLastMessage.set(lastObject, { request, hash, messagesText: text });
+  if (request.tool_search !== undefined) rest += `,"tool_search":${canonicalJson(request.tool_search)}`;
+  const tail = canonicalToolsTail(request.tools);
+  // At most 3 bytes per UTF-16 unit.
+  const most = MESSAGES_OPEN.length + 3 * (built.length + rest.length) + tail.length;
+  if (most > scratch.length) scratch = Buffer.allocUnsafe(Math.max(most, 2 * scratch.length));
+  let end = scratch.write(MESSAGES_OPEN, 0, 'latin1');
+  end += scratch.write(built, end);
+  end += scratch.write(rest, end);
+  end += tail.copy(scratch, end);
+  const hash = `sha256:${sha256Hex(scratch.subarray(0, end))}`;
+  if (lastObject !== undefined) byLastMessage.set(lastObject, { request, hash, messagesText: built });
   return hash;
 }
 

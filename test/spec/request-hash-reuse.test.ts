@@ -112,6 +112,35 @@ describe('request hash reuse (pre-flight, then turn 0)', () => {
     }
   });
 
+  it('text beyond ASCII, a lone surrogate and a request of many kilobytes hash to the defined value, turn after turn', () => {
+    const big = 'ü€😀 '.repeat(5_000);
+    const opening = initialMessages({ messages: [{ role: 'user', content: `Read ${big}` }] });
+    const wideTools: ToolDefinition[] = [{ ...tools[0]!, description: `Ĳ ${'x'.repeat(40_000)}` }];
+    const turn0 = request({ messages: opening, tools: wideTools, system: 'Sé brief \ud800.' });
+    expect(requestHash(turn0)).toBe(expected(turn0));
+    const result = {
+      role: 'tool' as const,
+      tool_call_id: 'c1',
+      name: 'get_note',
+      content: `\udfff ${big}`,
+      is_error: false,
+    };
+    const answer = {
+      role: 'assistant' as const,
+      content: null,
+      tool_calls: [{ id: 'c1', name: 'get_note', arguments: '{}' }],
+    };
+    const turn1 = request({ messages: [...opening, answer, result], tools: wideTools, system: 'Sé brief \ud800.' });
+    expect(requestHash(turn1)).toBe(expected(turn1));
+    // Turn 2 starts from turn 1's kept text: the same bytes as the whole conversation hashed anew.
+    const turn2 = request({
+      messages: [...turn1.messages, { role: 'assistant', content: 'Fin ✓', tool_calls: [] }],
+      tools: wideTools,
+      system: 'Sé brief \ud800.',
+    });
+    expect(requestHash(turn2)).toBe(expected(turn2));
+  });
+
   it("initialMessages gives a new array of the task's shared messages each time", () => {
     const one = initialMessages(task);
     const two = initialMessages(task);

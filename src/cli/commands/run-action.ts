@@ -6,7 +6,7 @@ import { resumeRun, runProject, type RunEvents, type RunResult } from '../../run
 import { LiveStates } from '../../registry/index.ts';
 import { formatRunFacts, formatSummaryTable } from '../summary-table.ts';
 import { createProgress } from '../progress.ts';
-import { fitHeapGrowth, releaseMemory } from '../heap-policy.ts';
+import { fitHeapGrowth, releaseAfterTrials, releaseMemory } from '../heap-policy.ts';
 import { createPhaseTimings, formatPhaseTimings } from '../phase-timings.ts';
 import { guardFinishing } from '../finish-interrupt.ts';
 import { releaseRunFolderLock } from '../../run-folder/index.ts';
@@ -180,7 +180,9 @@ export async function runAction(flags: RunFlags, setExitCode: (code: number) => 
         trialsDone();
         if (finishing === null && folder !== null)
           finishing = guardFinishing(folder, `toolmark run --resume ${displayPath(folder)}`);
+        if (phase === 'summary') return releaseAfterTrials(planned);
       }
+      return undefined;
     },
     // The heap policy is the CLI's (src/cli/heap-policy.ts); the library only says where the phases meet.
     betweenPhases: () => releaseMemory(planned),
