@@ -48,8 +48,7 @@ export function createHandlerContext<State>(call: {
   const context = { state: call.state, actor: call.actor } as HandlerContext<State>;
   Object.defineProperty(context, 'signal', SIGNAL_PROPERTY);
   Object.defineProperty(context, CONTROLLER, { value: controller });
-  // Methods of a throwaway literal, not function expressions: the compiled bundle names each
-  // function expression at run time (esbuild's keepNames), a property definition per call.
+  // Closures over the call, assigned after `signal` so the keys keep the literal's order.
   const calls: Pick<HandlerContext<State>, 'recordEffect' | 'sleep'> = {
     recordEffect(effect) {
       held.wrote = true;
