@@ -8,6 +8,7 @@ import {
   COMMA,
   DOUBLE_QUOTE,
   SINGLE_QUOTE,
+  COLON,
   BACKSLASH,
   OPEN_BRACKET,
   CLOSE_BRACKET,
@@ -46,6 +47,9 @@ import { latin1Bytes } from './file-bytes.ts';
  * there. The item offsets it reports are the ones js-yaml's events give
  * (test/load/plain-yaml.test.ts compares both on many documents).
  */
+
+/** What may follow a JSON-like key's `:` (`jsonLikeKey`). */
+const JSON_LIKE_VALUE_START = /^[ "'[{0-9A-Za-z-]$/;
 
 /** Thrown (and caught in `parsePlain`) when the text leaves the subset. */
 class Unsure extends Error {}
@@ -168,6 +172,20 @@ class Reader {
     const key = resolvePlain(text.slice(start, end));
     if (typeof key !== 'string' || key === '__proto__') throw UNSURE;
     this.#recentKeys.remember(text, start, end, key);
+    return key;
+  }
+
+  /**
+   * A double-quoted key of a flow mapping, as JSON writes one (`{"a":1,"b":"x"}`: a generated
+   * domain's canned tool outputs): its `:` right after the quote, then a space or a value that
+   * starts with a quote, a bracket, a digit, `-` or a letter (anything else is js-yaml's).
+   */
+  jsonLikeKey(): string {
+    const key = this.doubleQuoted();
+    const text = this.text;
+    if (text.charCodeAt(this.position) !== COLON || key === '__proto__') throw UNSURE;
+    this.position++;
+    if (!JSON_LIKE_VALUE_START.test(text[this.position] ?? '')) throw UNSURE;
     return key;
   }
 
@@ -326,8 +344,9 @@ class Reader {
           this.position++;
           return map;
         }
-        const key = this.key();
-        if (text.charCodeAt(this.position) !== SPACE) throw UNSURE;
+        const quoted = text.charCodeAt(this.position) === DOUBLE_QUOTE;
+        const key = quoted ? this.jsonLikeKey() : this.key();
+        if (!quoted && text.charCodeAt(this.position) !== SPACE) throw UNSURE;
         if (Object.prototype.hasOwnProperty.call(map, key)) throw UNSURE;
         this.skipSpaces();
         map[key] = this.flowValue(null);
