@@ -82,6 +82,14 @@ describe('plain YAML reader', () => {
       'm: { x: 0o17, y: it\'s, z: "a\\u00e9\\n" }',
       'n: plain text # and a comment',
       'o: {"temperature_c":7,"sky":"cloudy","d": -1.5,"l":[1,"a"],"m":{"x":null},"t":true,"é":\'q\'}',
+      'p: >-',
+      '  Folded: lines # not a comment',
+      '  - joined by spaces.',
+      '',
+      'q:',
+      '  r: >-',
+      '    one',
+      '    two',
       '',
     ].join('\n');
     const plain = parsePlain(text);
@@ -196,6 +204,18 @@ describe('plain YAML reader', () => {
               fc
                 .array(block(indent + 4, depth - 1), { minLength: 1, maxLength: 3 })
                 .map((items) => `\n${items.map((item) => `${pad}  - ${item.trimStart()}`).join('\n')}`),
+              // A folded block scalar, as hand-written suites wrap a long description.
+              fc
+                .tuple(
+                  fc.array(fc.oneof(text, scalar), { minLength: 1, maxLength: 3 }),
+                  fc.constantFrom('>-', '>', '|-', '>-  '),
+                  fc.constantFrom('  ', '   ', ' '),
+                  fc.constantFrom('', '\n', '\n\n'),
+                )
+                .map(
+                  ([lines, header, more, after]) =>
+                    ` ${header}\n${lines.map((line) => `${pad}${more}${line}`).join('\n')}${after}`,
+                ),
             );
       return fc
         .uniqueArray(fc.tuple(key, value), { minLength: 1, maxLength: 4, selector: ([name]) => name })
