@@ -79,3 +79,15 @@ const { writeTokenizerTable, TOKENIZER_TABLE_IN_DIST } = await import(
   new URL('dist/src/cost/tokenizer-table.js', root).href
 );
 writeTokenizerTable(new URL(`dist/${TOKENIZER_TABLE_IN_DIST}`, root));
+
+// ajv and ajv-formats as one CommonJS file (src/registry/schema/ajv-modules.ts
+// requires it). A domain with JSON Schemas (domain.yaml, tools.json) loads
+// ajv while its tools are made: ~80 CommonJS files, each resolved (package
+// lookups, stats), read and compiled one by one — ~40–60 ms of the load's
+// main thread; one file ~20 ms. The same code: it is used only while the
+// packages installed beside toolmark are the versions bundled here
+// (`versions`), else the installed packages are required as before. Their
+// licences are kept at the top of the file.
+const { writeAjvBundle } = await import(new URL('scripts/ajv-bundle.js', root).href);
+const { AJV_BUNDLE_IN_DIST } = await import(new URL('dist/src/registry/schema/ajv-modules.js', root).href);
+await writeAjvBundle(esbuild, new URL('.', root).pathname, new URL(`dist/${AJV_BUNDLE_IN_DIST}`, root).pathname);

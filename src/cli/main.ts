@@ -68,6 +68,10 @@ export async function main(argv: string[]): Promise<number> {
   // in the loading, where the cassette reader and the GC helpers want that core.
   const counter = chosen === 'run' && !argv.some(asksHelp) ? await import('../cost/schema-cost.ts') : null;
   counter?.startSchemaCounter();
+  // Then the run's own modules (its action: the run library, ~0.65 MB of JavaScript besides zod),
+  // asked for now, so node reads their files while this thread makes the command; the action
+  // awaits the same module (./commands/run.ts). A failure is the action's to report, if it runs.
+  if (counter) import('./commands/run-action.ts').catch(() => {});
   // The one place the process's heap policy is set (library code never does).
   if (chosen !== undefined && STREAMING.has(chosen)) (await import('./heap-policy.ts')).limitHeapGrowth();
   const names = chosen && COMMANDS[chosen] ? [chosen] : Object.keys(COMMANDS);

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { withFileBytes } from './file-bytes.ts';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { load as parseYaml } from 'js-yaml';
+import { parsePlain } from './plain-yaml.ts';
 import { CONFIG_FILE } from './config-file.ts';
 
 /**
@@ -48,7 +49,10 @@ function dataFiles(dir: string, root: string): string[] | null {
 function reachesOutside(dir: string): boolean {
   let file: { kind?: unknown; tools_file?: unknown } | null;
   try {
-    file = parseYaml(readFileSync(join(dir, 'domain.yaml'), 'utf8')) as typeof file;
+    const text = readFileSync(join(dir, 'domain.yaml'), 'utf8');
+    // The plain reader first, as the loader reads it (src/load/fast-yaml.ts: the same value as
+    // js-yaml's where it answers), so a generated domain costs no cold js-yaml parse here.
+    file = (parsePlain(text)?.value ?? parseYaml(text)) as typeof file;
   } catch {
     return true; // unreadable or missing: let the full re-score say what is wrong
   }

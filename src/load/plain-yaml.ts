@@ -8,6 +8,7 @@ import {
   COMMA,
   DOUBLE_QUOTE,
   SINGLE_QUOTE,
+  COLON,
   BACKSLASH,
   OPEN_BRACKET,
   CLOSE_BRACKET,
@@ -37,7 +38,7 @@ import { latin1Bytes } from './file-bytes.ts';
  * into the same values in one pass over the characters, ~10× faster.
  *
  * It is exact by refusing: the moment the text holds anything outside that
- * subset (an anchor, a tag, a block scalar, a multi-line scalar or flow
+ * subset (an anchor, a tag, a block scalar other than the plainest `>-`, a multi-line scalar or flow
  * collection, an indented comment, a tab, a CR, a duplicate or non-string
  * key, a character js-yaml would reject, anything it is not sure of) it
  * returns null and js-yaml reads the file, and `yaml` after it when there
@@ -46,6 +47,10 @@ import { latin1Bytes } from './file-bytes.ts';
  * there. The item offsets it reports are the ones js-yaml's events give
  * (test/load/plain-yaml.test.ts compares both on many documents).
  */
+
+/** What may follow a JSON-like key's `:` (`jsonLikeKey`). */
+const JSON_LIKE_VALUE_START = /^[ "'[{0-9A-Za-z-]$/;
+const GREATER_THAN = '>'.charCodeAt(0);
 
 /** Thrown (and caught in `parsePlain`) when the text leaves the subset. */
 class Unsure extends Error {}
@@ -171,6 +176,20 @@ class Reader {
     return key;
   }
 
+  /**
+   * A double-quoted key of a flow mapping, as JSON writes one (`{"a":1,"b":"x"}`: a generated
+   * domain's canned tool outputs): its `:` right after the quote, then a space or a value that
+   * starts with a quote, a bracket, a digit, `-` or a letter (anything else is js-yaml's).
+   */
+  jsonLikeKey(): string {
+    const key = this.doubleQuoted();
+    const text = this.text;
+    if (text.charCodeAt(this.position) !== COLON || key === '__proto__') throw UNSURE;
+    this.position++;
+    if (!JSON_LIKE_VALUE_START.test(text[this.position] ?? '')) throw UNSURE;
+    return key;
+  }
+
   /** Does a `key:` start at the position (so `- key: value` opens a mapping)? */
   looksLikeKey(): boolean {
     KEY.lastIndex = this.position;
@@ -234,6 +253,7 @@ class Reader {
     const text = this.text;
     this.skipSpaces();
     const code = text.charCodeAt(this.position);
+    if (code === GREATER_THAN) return this.foldedStripped(indent);
     if (this.position < text.length && code !== NEWLINE && code !== HASH) return this.inlineValue(indent, offsets);
     if (code === HASH) throw UNSURE;
     if (this.position < text.length) this.position++;
@@ -249,6 +269,58 @@ class Reader {
     // An empty value: the next line belongs to an enclosing block.
     this.position = lineStart;
     return null;
+  }
+
+  /**
+   * A folded block scalar with strip chomping (`key: >-`, as hand-written suites wrap a long
+   * description) in its simplest form: the header alone on its line, then lines of one
+   * indentation (more than the key's), none blank, none ending in a space; its value is
+   * those lines joined by single spaces. Blank lines after it (before a less indented line
+   * or the end) are stripped, as `-` says. Anything else is js-yaml's.
+   */
+  foldedStripped(indent: number): string {
+    const text = this.text;
+    if (text.charCodeAt(this.position + 1) !== DASH || text.charCodeAt(this.position + 2) !== NEWLINE) throw UNSURE;
+    let at = this.position + 3;
+    let lineIndent = -1;
+    let value = '';
+    for (;;) {
+      let end = text.indexOf('\n', at);
+      if (end === -1) end = text.length;
+      const column = this.indentAt(at);
+      if (at >= text.length || at + column === end) {
+        // A blank line (or the end): the scalar ends here when no more of it follows.
+        if (column > 0) throw UNSURE;
+        const next = at >= text.length ? -1 : this.lineAfterBlanks(at);
+        if (next !== -1 && this.indentAt(next) > indent) throw UNSURE;
+        break;
+      }
+      if (lineIndent === -1) {
+        if (column <= indent) throw UNSURE;
+        lineIndent = column;
+      } else if (column !== lineIndent) {
+        if (column > indent) throw UNSURE;
+        break;
+      }
+      if (text.charCodeAt(end - 1) === SPACE) throw UNSURE;
+      value += (value === '' ? '' : ' ') + this.slice(at + column, end);
+      if (end >= text.length) {
+        at = end;
+        break;
+      }
+      at = end + 1;
+    }
+    if (lineIndent === -1) throw UNSURE;
+    this.position = at;
+    return value;
+  }
+
+  /** The start of the first line from `lineStart` on that is not empty, or -1 at the end of the text. */
+  lineAfterBlanks(lineStart: number): number {
+    const text = this.text;
+    let at = lineStart;
+    while (at < text.length && text.charCodeAt(at) === NEWLINE) at++;
+    return at < text.length ? at : -1;
   }
 
   /**
@@ -326,8 +398,9 @@ class Reader {
           this.position++;
           return map;
         }
-        const key = this.key();
-        if (text.charCodeAt(this.position) !== SPACE) throw UNSURE;
+        const quoted = text.charCodeAt(this.position) === DOUBLE_QUOTE;
+        const key = quoted ? this.jsonLikeKey() : this.key();
+        if (!quoted && text.charCodeAt(this.position) !== SPACE) throw UNSURE;
         if (Object.prototype.hasOwnProperty.call(map, key)) throw UNSURE;
         this.skipSpaces();
         map[key] = this.flowValue(null);

@@ -22,6 +22,20 @@ import { zodIssuesToConfigIssues } from './zod-issues.ts';
 /** The file's outer shape; each task is checked on its own so one bad task does not hide the others. */
 const TaskFileShape = z.strictObject({ v: z.literal(1).optional(), tasks: z.array(z.unknown()).min(1) });
 
+/**
+ * The file's task list when the shape is plainly what TaskFileShape accepts (`tasks:` a
+ * non-empty list, `v: 1` or none, nothing else), else undefined and zod decides. zod would
+ * copy the list item by item (z.unknown() each) only to hand back the same items.
+ */
+function plainTaskList(value: unknown): unknown[] | undefined {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype)
+    return undefined;
+  const { v, tasks } = value as { v?: unknown; tasks?: unknown };
+  for (const key in value) if (key !== 'v' && key !== 'tasks') return undefined;
+  if (!(v === undefined || v === 1) || (v === undefined && 'v' in value)) return undefined;
+  return Array.isArray(tasks) && tasks.length > 0 ? tasks : undefined;
+}
+
 /** A task with the file it came from, for later cross-file checks. */
 export interface LocatedTask {
   task: Task;
@@ -51,13 +65,17 @@ export async function* readTaskFiles(
     const source = await readSourceFile(path, root, issues);
     if (!source) continue;
     const value = source.value();
-    const shape = TaskFileShape.safeParse(value);
-    if (!shape.success) {
-      issues.push(...zodIssuesToConfigIssues(source, TaskFileShape, shape.error, value));
-      continue;
+    let tasks = plainTaskList(value);
+    if (tasks === undefined) {
+      const shape = TaskFileShape.safeParse(value);
+      if (!shape.success) {
+        issues.push(...zodIssuesToConfigIssues(source, TaskFileShape, shape.error, value));
+        continue;
+      }
+      tasks = shape.data.tasks;
     }
     const located: LocatedTask[] = [];
-    shape.data.tasks.forEach((item, index) => {
+    tasks.forEach((item, index) => {
       const base = ['tasks', index];
       const where = { file: source.display, line: source.itemLine('tasks', index) };
       // The plain task is checked without zod (src/load/plain-task.ts); zod checks the rest and words their issues.

@@ -1,4 +1,13 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS as RE2JSClass } from 're2js';
+
+// Required on the first pattern (its CommonJS build: the same code as its ES module), not imported
+// with this module: most suites have no pattern, and re2js is ~0.27 MB of JavaScript that a run
+// compiled before its load started. Nothing else holds an RE2JS object, so the one copy is this.
+let engine: typeof RE2JSClass | undefined;
+function re2js(): typeof RE2JSClass {
+  return (engine ??= (createRequire(import.meta.url)('re2js') as { RE2JS: typeof RE2JSClass }).RE2JS);
+}
 
 /**
  * Regular expressions from task files (`{regex: …}` constraints,
@@ -19,6 +28,7 @@ export function compileLinearRegex(
   options: { ignoreCase?: boolean } = {},
 ): { regex: LinearRegex } | { error: string } {
   try {
+    const RE2JS = re2js();
     const compiled = RE2JS.compile(source, options.ignoreCase ? RE2JS.CASE_INSENSITIVE : 0);
     return { regex: { test: (text) => compiled.matcher(text).find() } };
   } catch (error) {

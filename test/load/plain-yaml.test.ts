@@ -81,6 +81,15 @@ describe('plain YAML reader', () => {
       'l: [1, "1", \'1\', yes, Null, -.5, a b c, billing:read]',
       'm: { x: 0o17, y: it\'s, z: "a\\u00e9\\n" }',
       'n: plain text # and a comment',
+      'o: {"temperature_c":7,"sky":"cloudy","d": -1.5,"l":[1,"a"],"m":{"x":null},"t":true,"é":\'q\'}',
+      'p: >-',
+      '  Folded: lines # not a comment',
+      '  - joined by spaces.',
+      '',
+      'q:',
+      '  r: >-',
+      '    one',
+      '    two',
       '',
     ].join('\n');
     const plain = parsePlain(text);
@@ -135,6 +144,12 @@ describe('plain YAML reader', () => {
       'a: [b: 1]\n', // a single-pair mapping in a sequence
       'a: b: c\n', // bad input js-yaml words
       'a: [1\n',
+      'a: {"b":}\n', // JSON-like keys: no value, a space before the colon, an odd value start, `__proto__`
+      'a: {"b" : 1}\n',
+      'a: {"b"::c}\n',
+      'a: {"b":#c}\n',
+      'a: {"__proto__":1}\n',
+      'a: {"b":1,"b":2}\n',
     ];
     for (const text of refused) expect(parsePlain(text), JSON.stringify(text)).toBeNull();
   });
@@ -172,6 +187,10 @@ describe('plain YAML reader', () => {
         fc
           .uniqueArray(fc.tuple(key, tie('value')), { maxLength: 3, selector: ([name]) => name })
           .map((entries) => `{ ${entries.map(([name, value]) => `${name}: ${value}`).join(', ')} }`),
+        // As JSON writes a mapping: quoted keys, `:` right after them (a generated domain's canned outputs).
+        fc
+          .uniqueArray(fc.tuple(fc.oneof(key, text), tie('value')), { maxLength: 3, selector: ([name]) => name })
+          .map((entries) => `{${entries.map(([name, value]) => `${JSON.stringify(name)}:${value}`).join(',')}}`),
       ),
     })).value;
     const block = (indent: number, depth: number): fc.Arbitrary<string> => {
@@ -185,6 +204,18 @@ describe('plain YAML reader', () => {
               fc
                 .array(block(indent + 4, depth - 1), { minLength: 1, maxLength: 3 })
                 .map((items) => `\n${items.map((item) => `${pad}  - ${item.trimStart()}`).join('\n')}`),
+              // A folded block scalar, as hand-written suites wrap a long description.
+              fc
+                .tuple(
+                  fc.array(fc.oneof(text, scalar), { minLength: 1, maxLength: 3 }),
+                  fc.constantFrom('>-', '>', '|-', '>-  '),
+                  fc.constantFrom('  ', '   ', ' '),
+                  fc.constantFrom('', '\n', '\n\n'),
+                )
+                .map(
+                  ([lines, header, more, after]) =>
+                    ` ${header}\n${lines.map((line) => `${pad}${more}${line}`).join('\n')}${after}`,
+                ),
             );
       return fc
         .uniqueArray(fc.tuple(key, value), { minLength: 1, maxLength: 4, selector: ([name]) => name })

@@ -2,7 +2,10 @@ import { writeSync } from 'node:fs';
 import { ConfigError } from '../../spec/errors.ts';
 import { displayPath } from '../cli-helpers.ts';
 import type { RunSelection } from '../../spec/index.ts';
-import { resumeRun, runProject, type RunEvents, type RunResult } from '../../run/index.ts';
+// Not through src/run/index.ts: the merge, sweep and re-score code it also loads (with the
+// comparison's aggregates and pages) is not a run's, and would be compiled before its load starts.
+import { resumeRun, runProject, type RunResult } from '../../run/run-project.ts';
+import type { RunEvents } from '../../run/events.ts';
 import { LiveStates } from '../../registry/index.ts';
 import { formatRunFacts, formatSummaryTable } from '../summary-table.ts';
 import { createProgress } from '../progress.ts';

@@ -1,10 +1,10 @@
-import { createRequire } from 'node:module';
-import type { Ajv as AjvCore, ErrorObject, Options, ValidateFunction } from 'ajv';
+import type { Ajv as AjvCore, ErrorObject, ValidateFunction } from 'ajv';
 import type { JsonSchema } from '../../spec/index.ts';
 import { frozen, type ToolSchema, type Validation, type Violation } from './tool-schema.ts';
 import { linearPatternEngine } from './linear-pattern.ts';
 import { cloneValue } from './clone-value.ts';
 import { isPlainlyMetaValid } from './meta-valid.ts';
+import { ajvModules } from './ajv-modules.ts';
 
 /** The JSON Schema drafts toolmark validates, chosen by a schema's `$schema` (default 2020-12). */
 export type JsonSchemaDraft = '2020-12' | '2019-09' | 'draft-07';
@@ -60,10 +60,9 @@ function validatorFor(draft: JsonSchemaDraft, strict: boolean): AjvCore {
   const id = `${draft}:${strict}`;
   let ajv = validators.get(id);
   if (!ajv) {
-    const require = createRequire(import.meta.url);
-    const module = draft === '2020-12' ? 'ajv/dist/2020' : draft === '2019-09' ? 'ajv/dist/2019' : 'ajv';
-    const Ajv = require(module).default as new (options: Options) => AjvCore;
-    const addFormats = require('ajv-formats').default as (ajv: AjvCore) => AjvCore;
+    const modules = ajvModules();
+    const Ajv = draft === '2020-12' ? modules.Ajv2020 : draft === '2019-09' ? modules.Ajv2019 : modules.Ajv;
+    const { addFormats } = modules;
     ajv = new Ajv({
       allErrors: true,
       // The handler gets defaults filled in, as zod's `.default()` does.
