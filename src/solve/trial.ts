@@ -13,7 +13,7 @@ import {
   ProviderError,
   ToolEnvironmentError,
   TrialRecord,
-  isTrialRecordShape,
+  isBuiltTrialRecordShape,
   requestHash,
 } from '../spec/index.ts';
 import type {
@@ -370,7 +370,7 @@ function trialRecord(
     verdicts: [],
     success: null,
   };
-  return isTrialRecordShape(record) ? record : TrialRecord.parse(record);
+  return isBuiltTrialRecordShape(record) ? record : TrialRecord.parse(record);
 }
 
 /**
