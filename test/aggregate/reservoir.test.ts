@@ -9,6 +9,15 @@ function bySorting(values: number[]) {
   return { p50: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
 }
 
+/** The reservoir's percentiles are those of `kept`, exactly (=== so that a selected −0 equals a sorted 0: the same JSON). */
+function expectPercentilesOf(reservoir: Reservoir, kept: number[], seen: number): void {
+  const expected = bySorting(kept);
+  const distribution = reservoir.distribution();
+  expect(distribution.p50 === expected.p50).toBe(true);
+  expect(distribution.p95 === expected.p95).toBe(true);
+  expect(distribution.n).toBe(seen);
+}
+
 describe('Reservoir', () => {
   it('percentiles equal type-7 quantiles of the sorted values (selection, not sorting)', () => {
     const stream = fc.oneof(
@@ -21,12 +30,7 @@ describe('Reservoir', () => {
       fc.property(stream, (values) => {
         const reservoir = new Reservoir(1_000, 7);
         for (const value of values) reservoir.add(value);
-        const expected = bySorting(values);
-        const distribution = reservoir.distribution();
-        // Exactly equal (=== so that a selected −0 equals a sorted 0: the same JSON).
-        expect(distribution.p50 === expected.p50).toBe(true);
-        expect(distribution.p95 === expected.p95).toBe(true);
-        expect(distribution.n).toBe(values.length);
+        expectPercentilesOf(reservoir, values, values.length);
       }),
       { numRuns: 500 },
     );
@@ -62,11 +66,7 @@ describe('Reservoir', () => {
               if (slot < capacity) kept[slot] = value;
             }
           });
-          const expected = bySorting(kept);
-          const distribution = reservoir.distribution();
-          expect(distribution.p50 === expected.p50).toBe(true);
-          expect(distribution.p95 === expected.p95).toBe(true);
-          expect(distribution.n).toBe(values.length);
+          expectPercentilesOf(reservoir, kept, values.length);
         },
       ),
       { numRuns: 300 },
