@@ -101,6 +101,19 @@ function boundariesOn(signal: AbortSignal): Set<(outcome: BoundaryOutcome<never>
 }
 
 /**
+ * `Promise.race` of two or three promises, without the array and the
+ * iterator it walks (per tool call): the same `then` on each, in the same
+ * order, so the same microtask turns.
+ */
+function firstOf<T>(first: Promise<T>, second: Promise<T>, third: Promise<T> | null): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    first.then(resolve, reject);
+    second.then(resolve, reject);
+    third?.then(resolve, reject);
+  });
+}
+
+/**
  * Race `work` against a timer (and, on simulated time, the call's simulated
  * deadline) and an outer signal. Whichever ends first
  * wins; on a timeout or cancel, `controller` is aborted so the handler stops
@@ -136,7 +149,7 @@ export async function raceBoundary<T>(
   try {
     // `expired`: simulated time reached the timeout (tool-time.ts); the real timer stays armed as a safety net.
     const done = work.then(doneOutcome<T>);
-    const outcome = await Promise.race(expired ? [done, interrupted, expired.then(timedOut)] : [done, interrupted]);
+    const outcome = await firstOf(done, interrupted, expired ? expired.then(timedOut) : null);
     if (outcome.kind !== 'done') controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
     return outcome;
   } finally {
