@@ -10,7 +10,15 @@ export const RESERVOIR_CAPACITY = 10_000;
  * `capacity` values were seen; mean and total are always exact.
  */
 export class Reservoir {
-  readonly #values: number[] = [];
+  /**
+   * The kept values (the first `#kept`), in a typed array grown by doubling:
+   * its storage is outside V8's heap, so a reservoir filling up through a
+   * run's trials (three per summary group, up to 10,000 values each) is
+   * never copied by the young-generation collections, nor promoted, as
+   * the growing `number[]` was at each step of its growth.
+   */
+  #values = new Float64Array(16);
+  #kept = 0;
   readonly #capacity: number;
   readonly #random: () => number;
   #seen = 0;
@@ -24,8 +32,14 @@ export class Reservoir {
   add(value: number): void {
     this.#seen += 1;
     this.#total += value;
-    if (this.#values.length < this.#capacity) {
-      this.#values.push(value);
+    if (this.#kept < this.#capacity) {
+      if (this.#kept === this.#values.length) {
+        const grown = new Float64Array(Math.min(this.#capacity, 2 * this.#values.length));
+        grown.set(this.#values);
+        this.#values = grown;
+      }
+      this.#values[this.#kept] = value;
+      this.#kept += 1;
       return;
     }
     const slot = Math.floor(this.#random() * this.#seen);
@@ -39,7 +53,7 @@ export class Reservoir {
   /** Mean, p50, p95 (type-7 quantiles of the kept values), total and count. */
   distribution(): Distribution {
     if (this.#seen === 0) return { mean: null, p50: null, p95: null, total: 0, n: 0 };
-    const values = new Float64Array(this.#values);
+    const values = this.#values.slice(0, this.#kept);
     return {
       mean: this.#total / this.#seen,
       p50: unsortedQuantile(values, 0.5),

@@ -74,6 +74,46 @@ function ignore(): undefined {
 }
 
 /**
+ * The boundaries in flight on each outer signal, all told by one 'abort'
+ * listener of the signal (in the order they started, as their own
+ * listeners were), rather than each adding and removing a listener of its
+ * own: node's EventTarget made a listener record and a bound function per
+ * tool call, a share of a replayed trial's cost and garbage.
+ */
+const boundaries = new WeakMap<AbortSignal, Set<(outcome: BoundaryOutcome<never>) => void>>();
+
+function boundariesOn(signal: AbortSignal): Set<(outcome: BoundaryOutcome<never>) => void> {
+  let waiting = boundaries.get(signal);
+  if (waiting === undefined) {
+    const created = new Set<(outcome: BoundaryOutcome<never>) => void>();
+    boundaries.set(signal, (waiting = created));
+    signal.addEventListener(
+      'abort',
+      () => {
+        // A copy: an interrupted boundary leaves the set as it settles.
+        for (const interrupt of [...created]) interrupt(CANCELLED);
+        created.clear();
+      },
+      ONCE,
+    );
+  }
+  return waiting;
+}
+
+/**
+ * `Promise.race` of two or three promises, without the array and the
+ * iterator it walks (per tool call): the same `then` on each, in the same
+ * order, so the same microtask turns.
+ */
+function firstOf<T>(first: Promise<T>, second: Promise<T>, third: Promise<T> | null): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    first.then(resolve, reject);
+    second.then(resolve, reject);
+    third?.then(resolve, reject);
+  });
+}
+
+/**
  * Race `work` against a timer (and, on simulated time, the call's simulated
  * deadline) and an outer signal. Whichever ends first
  * wins; on a timeout or cancel, `controller` is aborted so the handler stops
@@ -99,23 +139,22 @@ export async function raceBoundary<T>(
   // blocked user code (src/cli/stuck-handler-watchdog.ts) lost its other trials in flight
   // (test/reliability/blocked-user-code.test.ts): after the forced stop, a timer is what ends their calls.
   const timer = setTimeout(interrupt, timeoutMs, TIMED_OUT);
-  let onOuterAbort: (() => void) | undefined;
+  let waiting: Set<(outcome: BoundaryOutcome<never>) => void> | undefined;
   if (outer) {
-    onOuterAbort = interrupt.bind(undefined, CANCELLED);
-    if (outer.aborted) onOuterAbort();
-    else outer.addEventListener('abort', onOuterAbort, ONCE);
+    if (outer.aborted) interrupt(CANCELLED);
+    else (waiting = boundariesOn(outer)).add(interrupt);
   }
   // A rejection after we stopped listening must not surface as unhandled.
   work.catch(ignore);
   try {
     // `expired`: simulated time reached the timeout (tool-time.ts); the real timer stays armed as a safety net.
     const done = work.then(doneOutcome<T>);
-    const outcome = await Promise.race(expired ? [done, interrupted, expired.then(timedOut)] : [done, interrupted]);
+    const outcome = await firstOf(done, interrupted, expired ? expired.then(timedOut) : null);
     if (outcome.kind !== 'done') controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, 'TimeoutError'));
     return outcome;
   } finally {
     clearTimeout(timer);
-    if (outer && onOuterAbort) outer.removeEventListener('abort', onOuterAbort);
+    waiting?.delete(interrupt);
   }
 }
 

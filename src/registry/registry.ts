@@ -1,4 +1,4 @@
-import { canonicalJson, ToolEnvironmentError, ToolError, toolError } from '../spec/index.ts';
+import { ToolEnvironmentError, ToolError, toolError } from '../spec/index.ts';
 import type {
   ActionSpec,
   Actor,
@@ -15,6 +15,7 @@ import { createHandlerContext } from './handler-context.ts';
 import { SimulatedCallTime } from './tool-time.ts';
 import { isHandlerFailure } from './fail.ts';
 import { approvalFingerprint } from './fingerprint.ts';
+import { conflictOf, type HeldClaim, inProgressOf, keyOf, replayOf, settleClaim } from './idempotency.ts';
 import { callUserCode } from './user-code-marker.ts';
 import type { ReceiptStore } from './receipt-store.ts';
 import { toolSchemaOf, type ToolSchema, type Validation, type Violation } from './schema/index.ts';
@@ -61,17 +62,6 @@ export interface Registry<State> {
   /** Check arguments against the input schema without running anything. */
   /** …`owner` as in InvokeContext: the schema is user code, named if it blocks the run. */
   checkInput(name: string, args: unknown, owner?: unknown): { ok: true } | { ok: false; violations: Violation[] };
-}
-
-/** One call's hold on its idempotency key, from the claim to its settlement (#settle). */
-interface HeldClaim {
-  tool: { name: string };
-  key: string | null;
-  fingerprint: string;
-  /** The handler recorded a write. */
-  wrote: boolean;
-  /** The claim while this call holds it; null before claiming and once settled. */
-  claimId: string | null;
 }
 
 /** A tool as the pipeline runs it: schemas adapted to the seam, contract resolved. */
@@ -124,20 +114,6 @@ function failure(error: ToolError): ToolResult {
 
 function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** The idempotency key of a validated input, or null when the tool has none or the call left it out. */
-function keyOf(input: unknown, field: string | null): string | null {
-  if (field === null || typeof input !== 'object' || input === null) return null;
-  const value = (input as Record<string, unknown>)[field];
-  if (value === undefined || value === null) return null;
-  return typeof value === 'string' ? value : canonicalJson(value);
-}
-
-/** A stored result handed back for a repeated call. */
-function replayOf(result: ToolResult): ToolResult {
-  if (result.ok) return { ok: true, output: result.output, replayed: true };
-  return failure({ ...result.error, details: { ...result.error.details, replayed: true } });
 }
 
 class ToolRegistry<State> implements Registry<State> {
@@ -311,26 +287,12 @@ class ToolRegistry<State> implements Registry<State> {
       if (key !== null) {
         const claim = await context.receipts.claim(tool.name, key, fingerprint);
         if (claim.kind === 'receipt') {
-          if (claim.receipt.fingerprint !== fingerprint) return { fresh: false, result: this.#conflict(tool, key) };
+          if (claim.receipt.fingerprint !== fingerprint) return { fresh: false, result: conflictOf(tool, key) };
           return { fresh: false, result: replayOf(claim.receipt.result) };
         }
         if (claim.kind === 'pending') {
-          if (claim.fingerprint !== fingerprint) return { fresh: false, result: this.#conflict(tool, key) };
-          return {
-            fresh: false,
-            result: failure(
-              toolError(
-                'idempotency_in_progress',
-                `Another call to ${tool.name} with the ${runtime.idempotency_key} "${key}" has not finished, or stopped before recording its outcome. It was not run a second time; retry later.`,
-                {
-                  tool: tool.name,
-                  idempotency_key_field: runtime.idempotency_key,
-                  idempotency_key: key,
-                  claimed_at: claim.claimed_at,
-                },
-              ),
-            ),
-          };
+          if (claim.fingerprint !== fingerprint) return { fresh: false, result: conflictOf(tool, key) };
+          return { fresh: false, result: inProgressOf(tool, key, claim.claimed_at) };
         }
         held.claimId = claim.claim_id;
         // The claim came back after the boundary gave up: do not start the
@@ -372,12 +334,12 @@ class ToolRegistry<State> implements Registry<State> {
       // a receipt carrying the timeout the caller saw. Until the handler has
       // settled the claim stays held (a retry meanwhile is "in progress"),
       // then it becomes that receipt, or is released if nothing was written.
-      if (held.wrote) await this.#settle(held, timeout, context.receipts);
+      if (held.wrote) await settleClaim(held, timeout, context.receipts);
       else if (key !== null)
         work
           .then(
-            () => this.#settle(held, timeout, context.receipts),
-            () => this.#settle(held, timeout, context.receipts),
+            () => settleClaim(held, timeout, context.receipts),
+            () => settleClaim(held, timeout, context.receipts),
           )
           .catch(() => undefined);
       return timeout;
@@ -385,42 +347,8 @@ class ToolRegistry<State> implements Registry<State> {
 
     // 9. save the receipt (or release the claim)
     const { result, fresh } = outcome.value;
-    if (fresh) await this.#settle(held, result, context.receipts);
+    if (fresh) await settleClaim(held, result, context.receipts);
     return result;
-  }
-
-  /**
-   * Settle a call's claim exactly once: a receipt for every success and for
-   * any failure after a write (so a retry can never write twice); otherwise
-   * release it, so a retry after a failure that wrote nothing may run.
-   */
-  async #settle(held: HeldClaim, result: ToolResult, receipts: ReceiptStore): Promise<void> {
-    if (held.key === null || held.claimId === null) return;
-    const claim = held.claimId;
-    held.claimId = null;
-    if (result.ok || held.wrote)
-      await receipts.complete(claim, {
-        tool: held.tool.name,
-        key: held.key,
-        fingerprint: held.fingerprint,
-        result,
-        created_at: new Date().toISOString(),
-      });
-    else await receipts.release(held.tool.name, held.key, claim);
-  }
-
-  #conflict(tool: RegistryTool<State>, key: string): ToolResult {
-    return failure(
-      toolError(
-        'idempotency_conflict',
-        `The ${tool.runtime.idempotency_key} "${key}" was already used for ${tool.name} with different arguments.`,
-        {
-          tool: tool.name,
-          idempotency_key_field: tool.runtime.idempotency_key,
-          idempotency_key: key,
-        },
-      ),
-    );
   }
 
   /** 7–8: run the handler, contain a throw, check what it returned. */

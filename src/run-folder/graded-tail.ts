@@ -40,10 +40,20 @@ const GRADE_ENDINGS = ['"success":true', '"success":false', '"success":null'];
  * (a record filled in by other code) is put right here.
  */
 export function trialLine(record: TrialRecord): string {
-  const keys = Object.keys(record);
-  if (keys[keys.length - 2] === 'verdicts' && keys[keys.length - 1] === 'success') return JSON.stringify(record);
+  if (gradeIsLast(record)) return JSON.stringify(record);
   const { verdicts, success, ...evidence } = record;
   return JSON.stringify({ ...evidence, verdicts, success });
+}
+
+/** Are `verdicts` and `success` the record's last two keys? (Read by `for…in`, which makes no array of the keys.) */
+function gradeIsLast(record: TrialRecord): boolean {
+  let beforeLast: string | undefined;
+  let last: string | undefined;
+  for (const key in record) {
+    beforeLast = last;
+    last = key;
+  }
+  return beforeLast === 'verdicts' && last === 'success';
 }
 
 /** `"verdicts":[…],"success":…` of a record: the text a line ends with, before its closing brace. */

@@ -50,6 +50,10 @@ export function handTasksToPlan(project: Project): void {
  */
 export function scoreAndLetGo(record: TrialRecord, planned: PlannedTrial): TrialRecord {
   const scored = scoreTrial(record, planned.task, planned.domain.domain.actions);
-  queueMicrotask(() => releasePlannedTask(planned));
+  // A reaction of a settled promise: the same microtask turn as `queueMicrotask`, without the
+  // async resource node makes for each of those (a replayed trial's share was ~1–2 µs).
+  void SETTLED.then(() => releasePlannedTask(planned));
   return scored;
 }
+
+const SETTLED = Promise.resolve();

@@ -13,7 +13,7 @@ import {
   ProviderError,
   ToolEnvironmentError,
   TrialRecord,
-  isTrialRecordShape,
+  isBuiltTrialRecordShape,
   requestHash,
 } from '../spec/index.ts';
 import type {
@@ -213,7 +213,9 @@ async function runWithState(input: TrialInput, state: unknown, startedAt: string
       stopReason = 'answered';
       break;
     }
-    for (const [index, proposal] of answer.tool_calls.entries()) {
+    // By index: `entries()` made an iterator and a pair per proposal.
+    for (let index = 0; index < answer.tool_calls.length; index += 1) {
+      const proposal = answer.tool_calls[index]!;
       // The emulated search is answered here: not a domain call, so not in `calls` and not against max_calls.
       if (deferred?.isSearchCall(proposal)) {
         const found = deferred.search(proposal, turn);
@@ -370,7 +372,7 @@ function trialRecord(
     verdicts: [],
     success: null,
   };
-  return isTrialRecordShape(record) ? record : TrialRecord.parse(record);
+  return isBuiltTrialRecordShape(record) ? record : TrialRecord.parse(record);
 }
 
 /**

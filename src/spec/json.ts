@@ -24,7 +24,8 @@ export type JsonSchema = z.infer<typeof JsonSchema>;
  * array's holes left empty (as `join` writes them).
  */
 export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (typeof value !== 'object') return primitiveJson(value);
+  if (value === null) return 'null';
   if (Array.isArray(value)) {
     let text = '[';
     for (let index = 0; index < value.length; index += 1) {
@@ -41,9 +42,38 @@ export function canonicalJson(value: unknown): string {
     const item = record[key];
     if (item === undefined) continue;
     if (text.length > 1) text += ',';
-    text += `${JSON.stringify(key)}:${canonicalJson(item)}`;
+    text += keyText(key);
+    text += canonicalJson(item);
   }
   return `${text}}`;
+}
+
+/**
+ * A number or boolean as JSON.stringify writes it, without entering it (a
+ * finite number's JSON is its string form, -0 included); anything else
+ * through JSON.stringify itself. Most leaves of a request are these.
+ */
+function primitiveJson(value: unknown): string {
+  if (typeof value === 'number') return Number.isFinite(value) ? `${value}` : 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * `"key":` of each key seen, made once: a request's objects repeat a few
+ * keys (role, content, name...) on every turn. Bounded, as the keys of tool
+ * arguments are anyone's: past the bound a key is quoted each time.
+ */
+const keyTexts = new Map<string, string>();
+const KEY_TEXTS_MAX = 4096;
+
+function keyText(key: string): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = `${JSON.stringify(key)}:`;
+    if (keyTexts.size < KEY_TEXTS_MAX) keyTexts.set(key, text);
+  }
+  return text;
 }
 
 /** Objects this small are sorted in place by insertion (no work array); larger ones by `sort`. */

@@ -123,3 +123,19 @@ export type TrialRecord = z.infer<typeof TrialRecord>;
 
 /** `TrialRecord.parse` would accept the value unchanged (fast path of every reader and of the runner; else run the schema). */
 export const isTrialRecordShape = shapeCheck(TrialRecord);
+
+let builtRecordCheck: ((value: unknown) => boolean) | null = null;
+
+/**
+ * `isTrialRecordShape` for a record the runner has just built
+ * (src/solve/trial.ts): each of its `turns` was checked as a ModelTurn as it
+ * came (normalTurn, src/solve/normalize.ts) and its `requests` are the
+ * runner's own summaries (a turn number, two lengths and a request hash),
+ * so of those two only that they are arrays is checked again. They were
+ * about half of the check, made on every trial. The schema is derived on
+ * first use (importing the spec builds no more of it).
+ */
+export function isBuiltTrialRecordShape(value: TrialRecord): boolean {
+  builtRecordCheck ??= shapeCheck(TrialRecord.extend({ requests: z.array(z.unknown()), turns: z.array(z.unknown()) }));
+  return builtRecordCheck(value);
+}

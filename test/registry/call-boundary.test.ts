@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createRegistry, MemoryReceiptStore, type InvokeContext, type ToolSpec } from '../../src/registry/index.ts';
@@ -128,6 +129,34 @@ describe('a handler that returns at once', () => {
       outcomes.push(result.ok ? 'ok' : `${result.error.code}${result.error.details.cancelled ? ' (cancelled)' : ''}`);
     }
     expect(outcomes).toEqual(['tool_timeout (cancelled)', 'tool_timeout (cancelled)', 'ok']);
+  });
+
+  it('cancels every call in flight on an aborted outer signal, in the order they started, with one listener on it', async () => {
+    vi.useFakeTimers(); // the waiting calls end by the abort, never by their timer
+    const registry = createRegistry(tools, []);
+    const outer = new AbortController();
+    // Calls that came and went leave no listener behind.
+    for (let index = 0; index < 5; index += 1)
+      expect(
+        errorCode(await registry.invoke({ tool: 'sync.echo', arguments: {} }, context({ signal: outer.signal }))),
+      ).toBe('ok');
+    expect(getEventListeners(outer.signal, 'abort').length).toBeLessThanOrEqual(1);
+    const settled: number[] = [];
+    const waiting = [0, 1, 2].map((index) =>
+      registry.invoke({ tool: 'async.waits', arguments: {} }, context({ signal: outer.signal })).then((result) => {
+        settled.push(index);
+        return result;
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(1);
+    expect(getEventListeners(outer.signal, 'abort').length).toBe(1);
+    outer.abort();
+    const results = await Promise.all(waiting);
+    expect(results.map((result) => (result.ok ? 'ok' : result.error.details.cancelled))).toEqual([true, true, true]);
+    expect(settled).toEqual([0, 1, 2]);
+    // A call after the abort is cancelled too.
+    const late = await registry.invoke({ tool: 'sync.echo', arguments: {} }, context({ signal: outer.signal }));
+    expect(late).toMatchObject({ ok: false, error: { code: 'tool_timeout', details: { cancelled: true } } });
   });
 
   it('times out on simulated time when it slept past its timeout, even though it returned', async () => {

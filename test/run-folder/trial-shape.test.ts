@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTrialRecordShape } from '../../src/spec/index.ts';
+import { isBuiltTrialRecordShape, isTrialRecordShape } from '../../src/spec/index.ts';
 import { TrialRecord } from '../../src/spec/index.ts';
 import { fixtureTrials } from '../report/fixture-run.ts';
 
@@ -118,5 +118,25 @@ describe('isTrialRecordShape agrees with TrialRecord', () => {
 
   it('rejects what is not a record at all', () => {
     for (const value of [null, 1, 'x', [], {}, { v: 2 }]) expect(isTrialRecordShape(value)).toBe(false);
+  });
+});
+
+describe("isBuiltTrialRecordShape (the runner's records, whose turns and request summaries are checked as they are made)", () => {
+  it('agrees with isTrialRecordShape on every record and every mutation but those inside turns and requests', () => {
+    let checked = 0;
+    for (const record of samples()) {
+      const json = JSON.parse(JSON.stringify(record)) as TrialRecord;
+      expect(isBuiltTrialRecordShape(json)).toBe(true);
+      for (const { path, value } of mutations(json)) {
+        const trusted = path[0] === 'turns' || path[0] === 'requests';
+        if (trusted && (path.length > 1 || Array.isArray(value))) continue;
+        const candidate = JSON.parse(JSON.stringify(mutate(json, path, value)) ?? 'null') as TrialRecord;
+        checked += 1;
+        expect(isBuiltTrialRecordShape(candidate), `${path.join('.')} = ${JSON.stringify(value)}`).toBe(
+          isTrialRecordShape(candidate),
+        );
+      }
+    }
+    expect(checked).toBeGreaterThan(5_000);
   });
 });

@@ -21,6 +21,14 @@ const manyKeys = Object.fromEntries(Array.from({ length: 40 }, (_, index) => [`k
 
 const values: [string, unknown][] = [
   ['scalars', [1, -0, 1.5e300, 'text', '', true, false, null]],
+  ['numbers JSON writes its own way', [NaN, Infinity, -Infinity, 1e21, -1e-7, 5e-324, 0.1 + 0.2, 2 ** 53 + 2]],
+  [
+    'the same keys again (their quoted form is reused)',
+    [
+      { role: 'a"b', 'a"b': 1 },
+      { role: 2, 'a"b': [{ role: 3 }] },
+    ],
+  ],
   ['keys out of order, nested', { b: { d: 1, c: [2, { z: 0, a: 'x' }] }, a: null }],
   [
     'undefined properties left out, at the start, middle and end',
@@ -41,6 +49,12 @@ const values: [string, unknown][] = [
 describe('canonicalJson', () => {
   it.each(values)('%s: the same text as its first definition', (_name, value) => {
     expect(canonicalJson(value)).toBe(reference(value));
+  });
+
+  it('gives the same text past the bound of the keys it remembers', () => {
+    const many = Object.fromEntries(Array.from({ length: 5000 }, (_, index) => [`key ${index} "${index % 7}"`, index]));
+    expect(canonicalJson(many)).toBe(reference(many));
+    expect(canonicalJson([many, many])).toBe(reference([many, many]));
   });
 
   it('sorts keys and drops whitespace', () => {
