@@ -11,15 +11,8 @@ import {
   type RunCollector,
   type RunFacts,
 } from '../report/index.ts';
-import {
-  asWritten,
-  readManifest,
-  readSummary,
-  writeFileAtomic,
-  writeSummary,
-  type RunFileWriter,
-} from '../run-folder/index.ts';
-import { Summary, type Manifest, type ProjectConfig, type TrialRecord } from '../spec/index.ts';
+import { readManifest, readSummary, writeFileAtomic, writeSummary, type RunFileWriter } from '../run-folder/index.ts';
+import type { Manifest, ProjectConfig, Summary, TrialRecord } from '../spec/index.ts';
 import type { TopLevelSpec } from 'vega-lite';
 import type { RunEvents } from './events.ts';
 import { isSmallRun } from '../spec/run-size.ts';
@@ -142,13 +135,18 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
       // The charts need only the summary (as read back), the task outcomes
       // and the manifest's sweep: a small run's worker starts drawing them
       // now, before summary.json is written, the manifest finished and the
-      // reports collected.
+      // reports collected. The summary goes through JSON as summary.json is
+      // read back, not yet through its schema: zod compiles its parsers on
+      // their first use (~10–30 ms), and the reports' own reading of it
+      // (`asWritten`, src/run/run-project.ts) comes after the worker has its
+      // specs. The schema adds nothing to an aggregator's summary but key
+      // order; were it ever to, the page would draw its charts itself (drawAhead).
       if (charts && options.manifest)
         ahead = drawAhead(
           charts,
           htmlChartSpecs({
             manifest: options.manifest,
-            summary: asWritten(Summary, summary),
+            summary: JSON.parse(JSON.stringify(summary)) as Summary,
             outcomes: collector!.outcomes(),
           }),
         );
