@@ -72,12 +72,19 @@ interface CaseContext {
   escapedVerdicts: Map<string, string>;
 }
 
+/**
+ * Lines remembered at most: a 10,000-task run has ~2,200 distinct ones
+ * (6,400 in all); a larger run's junit.xml holds no more than this many
+ * extra strings (a large run's peak memory is in its reports step).
+ */
+const REMEMBERED_VERDICTS = 10_000;
+
 /** `xmlText` of one verdict line, remembered. */
 function escapedVerdict(context: CaseContext, verdict: string): string {
   let escaped = context.escapedVerdicts.get(verdict);
   if (escaped === undefined) {
     escaped = xmlText(verdict);
-    context.escapedVerdicts.set(verdict, escaped);
+    if (context.escapedVerdicts.size < REMEMBERED_VERDICTS) context.escapedVerdicts.set(verdict, escaped);
   }
   return escaped;
 }
