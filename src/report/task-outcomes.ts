@@ -112,7 +112,12 @@ function grown<T extends Uint32Array | Int32Array | Uint8Array | Float64Array>(c
  * with several trial indices gets one on its second. `finish` builds the
  * TaskOutcome objects, in the order the cases first appeared.
  */
-export function createTaskOutcomes(): { add(record: TrialRecord): void; finish(): TaskOutcome[] } {
+export function createTaskOutcomes(): {
+  add(record: TrialRecord): void;
+  /** Whether any case is flipped (`isFlipped` of its outcome), without making the outcomes. */
+  anyFlipped(): boolean;
+  finish(): TaskOutcome[];
+} {
   const groups = new Map<string, CaseGroup>();
   const caseGroup: CaseGroup[] = [];
   const caseTask: string[] = [];
@@ -248,6 +253,11 @@ export function createTaskOutcomes(): { add(record: TrialRecord): void; finish()
       if (failing.length === 0) failingGraders['(unscored)'] = (failingGraders['(unscored)'] ?? 0) + 1;
       if (failedTrials.length < KEPT_FAILED_TRIALS)
         failedTrials.push({ trial: record.trial, verdicts: failing.map(described) });
+    },
+    anyFlipped() {
+      for (let index = 0; index < caseTask.length; index += 1)
+        if (successes[index]! > 0 && successes[index]! < completed[index]!) return true;
+      return false;
     },
     finish() {
       return caseTask.map((task, index) => {

@@ -147,7 +147,10 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
           htmlChartSpecs({
             manifest: options.manifest,
             summary: JSON.parse(JSON.stringify(summary)) as Summary,
-            outcomes: collector!.outcomes(),
+            // Only the flipped-tasks chart reads the outcomes: a run without
+            // flipped tasks (one trial per task, say) asks before its ~10,000
+            // outcomes are made (~10 ms), which the reports make later.
+            outcomes: collector!.anyFlipped() ? collector!.outcomes() : [],
           }),
         );
       writeSummary(runDir, summary, write);
