@@ -61,33 +61,71 @@ export function caseState(outcome: TaskOutcome, gate: GateConfig): CaseState {
   return rate < gate.junit_min_success ? 'failed' : 'passed';
 }
 
+/**
+ * What the cases of one junit.xml share: the gate's threshold as text, and
+ * each failing verdict's line escaped once — a run's failing verdicts repeat
+ * across tasks (the same wrong action; the collector keeps each text once,
+ * task-outcomes.ts), and escaping them was a third of the file's cost.
+ */
+interface CaseContext {
+  threshold: string;
+  escapedVerdicts: Map<string, string>;
+}
+
+/**
+ * Lines remembered at most: a 10,000-task run has ~2,200 distinct ones
+ * (6,400 in all); a larger run's junit.xml holds no more than this many
+ * extra strings (a large run's peak memory is in its reports step).
+ */
+const REMEMBERED_VERDICTS = 10_000;
+
+/** `xmlText` of one verdict line, remembered. */
+function escapedVerdict(context: CaseContext, verdict: string): string {
+  let escaped = context.escapedVerdicts.get(verdict);
+  if (escaped === undefined) {
+    escaped = xmlText(verdict);
+    if (context.escapedVerdicts.size < REMEMBERED_VERDICTS) context.escapedVerdicts.set(verdict, escaped);
+  }
+  return escaped;
+}
+
+/**
+ * A failure's text, escaped: `xmlText` of the failed trials' lines, made
+ * from pieces escaped apart. The same text, since the pieces meet at
+ * newlines and spaces: an escape never spans them (a lone surrogate is
+ * dropped whatever its ASCII neighbours), and `trial N:` needs none.
+ */
+function failureDetails(outcome: TaskOutcome, context: CaseContext): string {
+  let details = '';
+  for (let index = 0; index < outcome.failedTrials.length; index += 1) {
+    const failed = outcome.failedTrials[index]!;
+    details += `${index === 0 ? '' : '\n'}trial ${failed.trial}:\n`;
+    if (failed.verdicts.length === 0) details += '  (no failing verdict recorded)';
+    for (let at = 0; at < failed.verdicts.length; at += 1)
+      details += `${at === 0 ? '' : '\n'}  - ${escapedVerdict(context, failed.verdicts[at]!)}`;
+  }
+  return details;
+}
+
 /** One case; `classname` (its suite's, escaped) and `state` are worked out once per suite and case by the caller. */
-function renderCase(outcome: TaskOutcome, gate: GateConfig, classname: string, state: CaseState): string {
+function renderCase(outcome: TaskOutcome, context: CaseContext, classname: string, state: CaseState): string {
   const name = `${outcome.domain}/${outcome.task} [${outcome.split}, ${outcome.kind}]`;
   const time = (outcome.latencyMs / 1000).toFixed(3);
-  const open = `    <testcase classname="${classname}" name="${xmlEscape(name)}" time="${time}">`;
-  const body: string[] = [];
+  let text = `    <testcase classname="${classname}" name="${xmlEscape(name)}" time="${time}">\n`;
   if (state === 'errored') {
     const message = `all ${outcome.trials} trials errored (provider failure, not a model miss): ${outcome.errorMessages.join(' | ')}`;
-    body.push(
-      `      <error message="${xmlEscape(message)}" type="provider_error">${xmlText(outcome.errorMessages.join('\n'))}</error>`,
-    );
+    text += `      <error message="${xmlEscape(message)}" type="provider_error">${xmlText(outcome.errorMessages.join('\n'))}</error>\n`;
   } else if (state === 'failed') {
-    const message = `task success ${outcome.successes}/${outcome.completed} (${formatPercent(successRate(outcome))}) < ${formatPercent(gate.junit_min_success)}; failing verdicts: ${describeFailingGraders(outcome, 5) || 'none recorded'}`;
-    const details = outcome.failedTrials
-      .map(
-        (failed) =>
-          `trial ${failed.trial}:\n${failed.verdicts.map((verdict) => `  - ${verdict}`).join('\n') || '  (no failing verdict recorded)'}`,
-      )
-      .join('\n');
-    body.push(`      <failure message="${xmlEscape(message)}" type="task_failure">${xmlText(details)}</failure>`);
+    // xmlEscape of `task success 3/4 (75%) < 80%; failing verdicts: …`: its head is digits, signs and `<`.
+    const message = `task success ${outcome.successes}/${outcome.completed} (${formatPercent(successRate(outcome))}) &lt; ${context.threshold}; failing verdicts: ${xmlEscape(describeFailingGraders(outcome, 5) || 'none recorded')}`;
+    text += `      <failure message="${message}" type="task_failure">${failureDetails(outcome, context)}</failure>\n`;
   }
   const outcomes = outcome.outcomes.join(' ');
-  const notes = [`trials: ${outcomes}`];
-  if (outcome.errored > 0 && state !== 'errored')
-    notes.push(`${outcome.errored} errored trial(s) not counted: ${outcome.errorMessages.join(' | ')}`);
-  body.push(`      <system-out>${xmlText(notes.join('\n'))}</system-out>`);
-  return [open, ...body, '    </testcase>'].join('\n');
+  const notes =
+    outcome.errored > 0 && state !== 'errored'
+      ? `trials: ${outcomes}\n${outcome.errored} errored trial(s) not counted: ${outcome.errorMessages.join(' | ')}`
+      : `trials: ${outcomes}`;
+  return `${text}      <system-out>${xmlText(notes)}</system-out>\n    </testcase>`;
 }
 
 /**
@@ -144,12 +182,13 @@ export function* junitChunks(data: RunData, gate: GateConfig): Generator<string>
   const properties = incomplete
     ? `    <properties><property name="toolmark.incomplete" value="${xmlEscape(incomplete)}"/></properties>\n`
     : '';
+  const context: CaseContext = { threshold: formatPercent(gate.junit_min_success), escapedVerdicts: new Map() };
   for (let index = 0; index < sorted.length; index += 1) {
     yield heads[index]! + properties;
     const [name, outcomes] = sorted[index]!;
     const classname = xmlEscape(name);
     for (let at = 0; at < outcomes.length; at += 1)
-      yield `${renderCase(outcomes[at]!, gate, classname, caseStates[index]![at]!)}\n`;
+      yield `${renderCase(outcomes[at]!, context, classname, caseStates[index]![at]!)}\n`;
     yield '  </testsuite>\n';
   }
   yield '</testsuites>\n';

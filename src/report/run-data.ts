@@ -1,7 +1,7 @@
 import { assertRunFolder, readManifest, readSummary, readTrials } from '../run-folder/index.ts';
 import type { Manifest, Summary, TrialRecord } from '../spec/index.ts';
 import { createRunFactsCollector, type RunFacts } from './run-facts.ts';
-import { createTaskOutcomes, type TaskOutcome } from './task-outcomes.ts';
+import { createTaskOutcomes, isFlipped, type TaskOutcome } from './task-outcomes.ts';
 import { createTrialSample, DEFAULT_SAMPLE_LIMIT, type BrowserTrial } from './trial-sample.ts';
 
 /** Everything the three renderers need, gathered in ONE streaming pass over trials.jsonl. */
@@ -29,6 +29,8 @@ export interface RunCollector {
   add(record: TrialRecord): void;
   /** The task outcomes of the trials added, once they are all in (before `finish`, which returns the same). */
   outcomes(): TaskOutcome[];
+  /** Whether any of those outcomes is flipped (`isFlipped`), without making them. */
+  anyFlipped(): boolean;
   finish(run: { runDir: string; manifest: Manifest; summary: Summary }): RunData;
 }
 
@@ -58,6 +60,7 @@ export function createRunCollector(options: { sampleLimit?: number } = {}): RunC
       }
     },
     outcomes: taskOutcomes,
+    anyFlipped: () => (finished ? finished.some(isFlipped) : outcomes.anyFlipped()),
     finish({ runDir, manifest, summary }) {
       return {
         runDir,

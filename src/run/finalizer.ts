@@ -11,15 +11,8 @@ import {
   type RunCollector,
   type RunFacts,
 } from '../report/index.ts';
-import {
-  asWritten,
-  readManifest,
-  readSummary,
-  writeFileAtomic,
-  writeSummary,
-  type RunFileWriter,
-} from '../run-folder/index.ts';
-import { Summary, type Manifest, type ProjectConfig, type TrialRecord } from '../spec/index.ts';
+import { readManifest, readSummary, writeFileAtomic, writeSummary, type RunFileWriter } from '../run-folder/index.ts';
+import type { Manifest, ProjectConfig, Summary, TrialRecord } from '../spec/index.ts';
 import type { TopLevelSpec } from 'vega-lite';
 import type { RunEvents } from './events.ts';
 import { isSmallRun } from '../spec/run-size.ts';
@@ -105,6 +98,15 @@ function earlyWarmUp(): TopLevelSpec[] {
   return [...warmUpChartSpecs(), ...warmUpChartSpecs().slice(1, 3)];
 }
 
+/**
+ * A small run's chart worker's young generation (a large run's is capped at
+ * 4 MB, chart-worker.ts). With 4 MB the worker collected every few
+ * milliseconds of drawing: ~20 scavenges (~85 ms of its time, on a busy
+ * machine) for a 10,000-trial run's page, which the reports waited for. A
+ * small run's peak memory has room for the ~12 MB more.
+ */
+const SMALL_RUN_YOUNG_MB = 16;
+
 /** The streaming end of a run: feed it every trial, then write the summary and the reports. */
 export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
   // Each reducer is let go as soon as its result is made: the aggregator's
@@ -117,7 +119,9 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
   });
   let collector: RunCollector | null = createRunCollector({ sampleLimit: options.sampleLimit });
   const small = options.manifest !== undefined && isSmallRun(options.manifest.planned);
-  let charts: ChartWorker | null = options.charts ?? (small ? startChartWorker({ warmUp: earlyWarmUp() }) : null);
+  let charts: ChartWorker | null =
+    options.charts ??
+    (small ? startChartWorker({ warmUp: earlyWarmUp(), youngGenerationMb: SMALL_RUN_YOUNG_MB }) : null);
   // A small run's charts, being drawn since its summary was made.
   let ahead: ChartRenderer | null = null;
   const finalizer: RunFinalizer = {
@@ -131,14 +135,22 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
       // The charts need only the summary (as read back), the task outcomes
       // and the manifest's sweep: a small run's worker starts drawing them
       // now, before summary.json is written, the manifest finished and the
-      // reports collected.
+      // reports collected. The summary goes through JSON as summary.json is
+      // read back, not yet through its schema: zod compiles its parsers on
+      // their first use (~10–30 ms), and the reports' own reading of it
+      // (`asWritten`, src/run/run-project.ts) comes after the worker has its
+      // specs. The schema adds nothing to an aggregator's summary but key
+      // order; were it ever to, the page would draw its charts itself (drawAhead).
       if (charts && options.manifest)
         ahead = drawAhead(
           charts,
           htmlChartSpecs({
             manifest: options.manifest,
-            summary: asWritten(Summary, summary),
-            outcomes: collector!.outcomes(),
+            summary: JSON.parse(JSON.stringify(summary)) as Summary,
+            // Only the flipped-tasks chart reads the outcomes: a run without
+            // flipped tasks (one trial per task, say) asks before its ~10,000
+            // outcomes are made (~10 ms), which the reports make later.
+            outcomes: collector!.anyFlipped() ? collector!.outcomes() : [],
           }),
         );
       writeSummary(runDir, summary, write);

@@ -44,9 +44,9 @@ beforeEach(() => {
 });
 
 /** A finalizer fed a fixture run's trials, its summary written; its manifest as the runner would pass it (planned: as given), or none. */
-async function fedFinalizer(name: string, planned: number | undefined) {
+async function fedFinalizer(name: string, planned: number | undefined, trials = 2) {
   const dir = join(workDir, name);
-  const { records, manifest } = await writeFixtureRun(dir, { trials: 2 });
+  const { records, manifest } = await writeFixtureRun(dir, { trials });
   const finalizer = createRunFinalizer({
     runId: 'fixture-run',
     config: ProjectConfig.parse({}),
@@ -70,6 +70,22 @@ describe("a run's chart worker", () => {
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
     expect(html.match(/<svg data-worker-chart=/g)?.length).toBeGreaterThanOrEqual(4);
     expect(html).not.toContain('<svg role="img"');
+  });
+
+  it('draws the page ahead with flipped tasks and without (one trial per task: asked before the outcomes are made)', async () => {
+    for (const trials of [2, 1]) {
+      workers.length = 0;
+      const { dir, finalizer } = await fedFinalizer(`flipped-${trials}`, 64, trials);
+      await finalizer.writeReports(dir);
+      const html = readFileSync(join(dir, 'report.html'), 'utf8');
+      expect(
+        html.includes(
+          'id="flipped"><h2>Flipped tasks</h2><p class="note">Tasks whose trials disagree on a surface: 0 task(s)',
+        ),
+      ).toBe(trials === 1);
+      expect(workers).toEqual([{ warmUp: true, renders: 1, stops: 1 }]);
+      expect(html).not.toContain('<svg role="img"');
+    }
   });
 
   it('starts only when the reports render for a larger run, or one of unknown size', async () => {

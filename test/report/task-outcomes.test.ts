@@ -3,6 +3,7 @@ import {
   createTaskOutcomes,
   describeVerdict,
   failingVerdicts,
+  isFlipped,
   outcomeKey,
   type TaskOutcome,
 } from '../../src/report/task-outcomes.ts';
@@ -24,6 +25,30 @@ function reduce(order: TrialRecord[]): TaskOutcome[] {
 }
 
 describe('createTaskOutcomes', () => {
+  it('says whether any case is flipped as its outcomes do, with none, one or several flipped', () => {
+    const flipped = reduce(records).filter(isFlipped);
+    expect(flipped.length).toBeGreaterThan(0);
+    const flippedKeys = new Set(flipped.map(outcomeKey));
+    // Every trial of a flipped case but its first: that case has one trial, no longer flipped.
+    const firstOnly = records.filter(
+      (record) =>
+        !flippedKeys.has(outcomeKey(record)) ||
+        record.trial ===
+          Math.min(...records.filter((other) => outcomeKey(other) === outcomeKey(record)).map((other) => other.trial)),
+    );
+    for (const [order, expected] of [
+      [records, true],
+      [firstOnly, false],
+      [[...firstOnly, ...records.filter((record) => outcomeKey(record) === outcomeKey(flipped[0]!))], true],
+      [[], false],
+    ] as const) {
+      const outcomes = createTaskOutcomes();
+      for (const record of order) outcomes.add(record);
+      expect(outcomes.anyFlipped()).toBe(expected);
+      expect(outcomes.finish().some(isFlipped)).toBe(expected);
+    }
+  });
+
   it("counts each case's trials the same whether they arrive together or interleaved", () => {
     const byCase = [...records].sort(
       (left, right) => outcomeKey(left).localeCompare(outcomeKey(right)) || left.trial - right.trial,

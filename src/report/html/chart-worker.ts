@@ -44,6 +44,9 @@ const require = createRequire(import.meta.url);
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+// The first toLocaleString of a process loads ICU's number formats (~10–25 ms);
+// the reports' main thread formats numbers next, and finds them loaded.
+(0).toLocaleString('en-US');
 let asked = false;
 const loaded = (async () => {
   // Vega first, through node's own loader: once tsx is registered every module would go through its hooks too.
@@ -93,9 +96,12 @@ function compiledRenderer(): URL {
  * Start the worker now (it imports Vega at once); render with it later.
  * `warmUp`: charts it draws and forgets once Vega is loaded, until the page
  * is asked for (render-chart.ts, `warmUpCharts`) — for a worker started
- * long before the reports.
+ * long before the reports. `youngGenerationMb`: the cap of its young
+ * generation (default 4 MB, for a large run's peak memory).
  */
-export function startChartWorker(options: { warmUp?: readonly TopLevelSpec[] } = {}): ChartWorker {
+export function startChartWorker(
+  options: { warmUp?: readonly TopLevelSpec[]; youngGenerationMb?: number } = {},
+): ChartWorker {
   // This module's own extension says which: dist/ (.js) or the TypeScript sources (.ts).
   const fromSource = new URL(import.meta.url).pathname.endsWith('.ts');
   const renderer = fromSource ? new URL('./render-chart.ts', import.meta.url) : compiledRenderer();
@@ -103,9 +109,9 @@ export function startChartWorker(options: { warmUp?: readonly TopLevelSpec[] } =
     eval: true,
     // Vega's drawing would grow the worker's young generation to V8's default
     // maximum, tens of MB on top of a large run's peak (the worker starts at
-    // the end of the run); 4 MB measured no slower at 10,000 trials and kept
-    // the peak ~10–30 MB lower (docs/performance.md, round 7).
-    resourceLimits: { maxYoungGenerationSizeMb: 4 },
+    // the end of the run); 4 MB kept the peak ~10–30 MB lower (docs/performance.md,
+    // round 7). A small run's finalizer asks for more (src/run/finalizer.ts).
+    resourceLimits: { maxYoungGenerationSizeMb: options.youngGenerationMb ?? 4 },
     workerData: {
       renderer: renderer.href,
       // Compiled, the renderer has Vega inside (scripts/build.js).

@@ -18,12 +18,22 @@ export function jsonForScript(value: unknown): string {
   return escapeJsonForScript(JSON.stringify(value));
 }
 
-/** The escaping of `jsonForScript`, on JSON text already made (character by character, so it can be applied piece by piece). */
+const SCRIPT_UNSAFE = /[<>&\u2028\u2029]/;
+const SCRIPT_UNSAFE_ALL = /[<>&\u2028\u2029]/g;
+const SCRIPT_ESCAPES: Record<string, string> = {
+  '<': '\\u003c',
+  '>': '\\u003e',
+  '&': '\\u0026',
+  '\u2028': '\\u2028',
+  '\u2029': '\\u2029',
+};
+
+/**
+ * The escaping of `jsonForScript`, on JSON text already made (character by
+ * character, so it can be applied piece by piece). Most text (a run's
+ * embedded trials, ~4 MB at 10,000 trials) has none of the five: one test
+ * finds out, instead of five passes over it; the rest is escaped in one pass.
+ */
 export function escapeJsonForScript(json: string): string {
-  return json
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
+  return SCRIPT_UNSAFE.test(json) ? json.replace(SCRIPT_UNSAFE_ALL, (char) => SCRIPT_ESCAPES[char]!) : json;
 }
