@@ -26,7 +26,12 @@ export function isSynthetic(manifest: Manifest, summary: Summary): boolean {
 
 /** What the reports keep of a stream of trials: per-task counts, a bounded sample, totals. */
 export interface RunCollector {
-  add(record: TrialRecord): void;
+  /**
+   * One trial, in file order. `line`, when given, is its line in trials.jsonl
+   * (`trialLine(record)`): the trial browser's sample may keep that text, not the
+   * record, for a trial it may show later (src/report/trial-sample.ts).
+   */
+  add(record: TrialRecord, line?: string): void;
   /** The task outcomes of the trials added, once they are all in (before `finish`, which returns the same). */
   outcomes(): TaskOutcome[];
   /** Whether any of those outcomes is flipped (`isFlipped`), without making them. */
@@ -48,9 +53,9 @@ export function createRunCollector(options: { sampleLimit?: number } = {}): RunC
   let finished: TaskOutcome[] | null = null;
   const taskOutcomes = () => (finished ??= outcomes.finish());
   return {
-    add(record) {
+    add(record, line) {
       outcomes.add(record);
-      sample.add(record);
+      sample.add(record, line);
       facts.add(record);
       totals.trials += 1;
       if (record.status === 'errored') totals.errored += 1;

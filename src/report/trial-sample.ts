@@ -140,9 +140,9 @@ function after(a: Ranked<unknown>, b: Ranked<unknown>): boolean {
  * Keeps the `limit` entries of lowest priority (ties: the first offered), in
  * memory for `limit` entries at most: a binary max-heap whose top is the
  * entry to drop next. A run of 100,000 trials keeps 2,000 per pool. `keep`
- * makes what is kept of a record that ranks.
+ * makes what is kept of a record that ranks (from its line, when given).
  */
-function boundedPool<T>(initialLimit: number, keep: (record: TrialRecord) => T) {
+function boundedPool<T>(initialLimit: number, keep: (record: TrialRecord, line: string | undefined) => T) {
   let limit = initialLimit;
   const heap: Ranked<T>[] = [];
   let seen = 0;
@@ -186,19 +186,19 @@ function boundedPool<T>(initialLimit: number, keep: (record: TrialRecord) => T) 
      * Count a trial, and keep it if it ranks. It is ranked only while the pool
      * can keep anything, and converted only when kept, so most records are never.
      */
-    offer(record: TrialRecord) {
+    offer(record: TrialRecord, line?: string) {
       const order = seen;
       seen += 1;
       if (limit === 0) return;
       const rank = priority(record);
       if (heap.length < limit) {
-        heap.push({ priority: rank, order, kept: keep(record) });
+        heap.push({ priority: rank, order, kept: keep(record, line) });
         siftUp(heap.length - 1);
         return;
       }
       // Full: a later entry replaces the top only with a strictly lower priority.
       if (rank >= heap[0]!.priority) return;
-      heap[0] = { priority: rank, order, kept: keep(record) };
+      heap[0] = { priority: rank, order, kept: keep(record, line) };
       siftDown(0);
     },
     /** Lower the limit (never raised): the entries of lowest priority seen so far stay. */
@@ -226,15 +226,23 @@ function boundedPool<T>(initialLimit: number, keep: (record: TrialRecord) => T) 
  */
 export function createTrialSample(limit = DEFAULT_SAMPLE_LIMIT) {
   const problems = boundedPool(limit, toBrowserTrial);
-  // Passes are kept as records and converted only if they are shown: in most
+  // Passes are kept unconverted and converted only if they are shown: in most
   // runs the problems fill the cap and every pass is let go (at 10,000 trials
   // converting the passes that came and went was ~2/3 of the sample's cost).
-  // The records are bounded like the pool, and the pool empties as problems come.
-  const passes = boundedPool(limit, (record) => record);
+  // They are bounded like the pool, and the pool empties as problems come.
+  // A pass is kept as its line in trials.jsonl when the caller has it (the
+  // runner does): a kept pass lives through many of the trials' young-generation
+  // collections, and a record is a graph of objects each one copies and then
+  // promotes, its line one flat string. A 10,000-trial run keeps ~4,700 passes
+  // for a while; as records they were most of what its trials promoted (their
+  // main thread's GC ~180 -> ~135 ms). Read back, a line is the record as a
+  // later `toolmark report` reads it from the file.
+  const passes = boundedPool(limit, (record, line): TrialRecord | string => line ?? record);
   return {
-    add(record: TrialRecord) {
+    /** One trial; `line` is its line in trials.jsonl (`trialLine(record)`), when the caller has it. */
+    add(record: TrialRecord, line?: string) {
       if (trialOutcome(record) === 'pass') {
-        passes.offer(record);
+        passes.offer(record, line);
         return;
       }
       problems.offer(record);
@@ -249,7 +257,7 @@ export function createTrialSample(limit = DEFAULT_SAMPLE_LIMIT) {
           ...passes
             .take()
             .slice(0, limit - chosen.length)
-            .map(toBrowserTrial),
+            .map((kept) => toBrowserTrial(typeof kept === 'string' ? (JSON.parse(kept) as TrialRecord) : kept)),
         );
       chosen.sort(
         (a, b) =>

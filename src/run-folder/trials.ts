@@ -271,9 +271,11 @@ export class TrialAppender {
     return this.#written;
   }
 
-  append(record: TrialRecord): void {
+  /** Append one trial; returns its line (without the newline), as written. */
+  append(record: TrialRecord): string {
     if (this.#failed) throw new Error(`${this.#file}: append after a failed write`);
-    this.#gather(trialLine(record));
+    const line = trialLine(record);
+    this.#gather(line);
     if (this.#lines >= this.#batchLines) this.flush();
     else
       this.#scheduled ??= setImmediate(() => {
@@ -284,6 +286,7 @@ export class TrialAppender {
           this.#onFailure?.(error);
         }
       });
+    return line;
   }
 
   /** Add one line (and its newline) to the batch, growing it when the line may not fit. */

@@ -28,8 +28,8 @@ import { isSmallRun } from '../spec/run-size.ts';
  * bounded samples, never the trials.
  */
 export interface RunFinalizer {
-  /** One trial of the run, in `trials.jsonl` order. */
-  add(record: TrialRecord): void;
+  /** One trial of the run, in `trials.jsonl` order, with its line there when the caller has it (RunCollector). */
+  add(record: TrialRecord, line?: string): void;
   /** Write summary.json of the trials added (atomically, or through a transaction's `write`); returns it. Once only, after the last `add`. */
   writeSummary(runDir: string, write?: RunFileWriter): Summary;
   /**
@@ -125,9 +125,9 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
   // A small run's charts, being drawn since its summary was made.
   let ahead: ChartRenderer | null = null;
   const finalizer: RunFinalizer = {
-    add(record) {
+    add(record, line) {
       aggregator!.add(record);
-      collector!.add(record);
+      collector!.add(record, line);
     },
     writeSummary(runDir, write = writeFileAtomic) {
       const summary = aggregator!.finish();

@@ -53,8 +53,9 @@ export interface ExecuteRunOptions {
    * Sees every record of `trials.jsonl` in file order: those already there
    * (a resumed run), then each new one as it is appended. The CLI feeds the
    * summary and the reports from it, so the file is not read again at the end.
+   * A new record comes with its line as written (`line`); one already there, without.
    */
-  observe?(record: TrialRecord): void;
+  observe?(record: TrialRecord, line?: string): void;
   /** How the appender writes (a test seam: a write that fails like a full disk). */
   appendWrite?: AppendWrite;
 }
@@ -150,13 +151,14 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     }
     if (writeFailure !== null) return;
     const record = options.finish ? options.finish(raw, planned) : raw;
+    let line: string;
     try {
-      appender.append(record);
+      line = appender.append(record);
     } catch (error) {
       failWrites(error);
       return;
     }
-    options.observe?.(record);
+    options.observe?.(record, line);
     ran += 1;
     if (record.status === 'errored') errored += 1;
     stopped ??= options.earlyStop?.observe(record) ?? null;

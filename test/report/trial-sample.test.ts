@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTrialSample } from '../../src/report/trial-sample.ts';
 import type { TrialRecord } from '../../src/spec/index.ts';
+import { trialLine } from '../../src/run-folder/index.ts';
 import { fixtureTrials } from './fixture-run.ts';
 
 /** FNV-1a over the trial's identity: the sampler's documented priority, computed here on its own. */
@@ -63,4 +64,23 @@ describe('createTrialSample', () => {
     for (const record of [...records].reverse()) backward.add(record);
     expect(backward.finish().trials).toEqual(forward.finish().trials);
   });
+
+  // Limits past the fixture's problems, so that passes are shown too.
+  const problems = records.filter((record) => !(record.status === 'completed' && record.success === true)).length;
+  it.each([problems + 1, problems + 30, 5_000])(
+    'shows the same trials when fed each trial with its line (limit %i: passes shown)',
+    (limit) => {
+      // The runner hands the sample each trial's line as written; a pass is kept as that text
+      // and read back only if shown. What the page shows must not depend on which was kept.
+      const fromRecords = createTrialSample(limit);
+      const fromLines = createTrialSample(limit);
+      for (const record of records) {
+        fromRecords.add(record);
+        fromLines.add(record, trialLine(record));
+      }
+      const shown = fromRecords.finish();
+      expect(shown.trials.some((trial) => trial.outcome === 'pass')).toBe(true);
+      expect(fromLines.finish()).toEqual(shown);
+    },
+  );
 });
