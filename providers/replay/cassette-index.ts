@@ -1,13 +1,17 @@
 import { closeSync, readSync } from 'node:fs';
-import type { CassetteLine } from '../../src/spec/index.ts';
-import { checkCassetteLine, type LineBytes, type LocatedLine } from './cassette-file.ts';
+// Never zod, nor the spec's index: the cassette worker builds this index (cassette-prefetch.ts).
+import type { CassetteLine } from '../../src/spec/cassette.ts';
+import type { LineBytes, LineCheck, LocatedLine } from './cassette-file.ts';
 import { TurnKeys, grown, type TurnKeyFields, type TurnKeysSnapshot } from './turn-keys.ts';
+
+/** A TurnIndex's per-row columns, in the order `#columns` gives them. */
+type RowColumns = [Uint32Array, Float64Array, Uint32Array, Uint32Array, Uint8Array, Uint16Array, Uint16Array];
 
 /** A TurnIndex of lines read from files, as plain data (its sources by file name), to move it between threads. */
 export interface TurnIndexSnapshot {
   keys: TurnKeysSnapshot;
   files: string[];
-  columns: [Uint32Array, Float64Array, Uint32Array, Uint32Array, Uint8Array];
+  columns: RowColumns;
   hashes: Uint8Array;
   otherHashes: Map<number, string>;
 }
@@ -24,7 +28,8 @@ export interface TurnIndexSnapshot {
  * where its line's bytes are in the file, its line number and its
  * `request_hash` — ~100 bytes a turn in typed arrays, outside the
  * JavaScript heap. A line is read again, parsed and checked when a trial
- * uses it (one positioned read). Lines given in memory (tests, hand-made
+ * uses it (one positioned read) — only its `response` part when that can
+ * be found (`responseText`). Lines given in memory (tests, hand-made
  * providers) are kept as they are.
  */
 export class TurnIndex {
@@ -41,10 +46,33 @@ export class TurnIndex {
   /** Per row: 0 no hash, 1 sha256 in #hashes, 2 another text in #otherHashes. */
   #hashKind: Uint8Array = new Uint8Array(1024);
   #otherHashes = new Map<number, string>();
+  /**
+   * Per row: the bytes of its line before and after its `response` value
+   * (`responseSpan`); 0 before it when replay reads the whole line.
+   */
+  #responseAt: Uint16Array = new Uint16Array(1024);
+  #responseTail: Uint16Array = new Uint16Array(1024);
   readonly #held = new Map<number, LocatedLine>();
 
   get size(): number {
     return this.#keys.size;
+  }
+
+  get #columns(): RowColumns {
+    return [
+      this.#source,
+      this.#offset,
+      this.#length,
+      this.#lineNumber,
+      this.#hashKind,
+      this.#responseAt,
+      this.#responseTail,
+    ];
+  }
+
+  set #columns(columns: RowColumns) {
+    [this.#source, this.#offset, this.#length, this.#lineNumber, this.#hashKind, this.#responseAt, this.#responseTail] =
+      columns;
   }
 
   /** Only for an index of lines read from files (a worker's: cassette-prefetch.ts). */
@@ -53,7 +81,7 @@ export class TurnIndex {
     return {
       keys: this.#keys.snapshot(),
       files: this.#sources.map((source) => source.file),
-      columns: [this.#source, this.#offset, this.#length, this.#lineNumber, this.#hashKind],
+      columns: this.#columns,
       hashes: this.#hashes,
       otherHashes: this.#otherHashes,
     };
@@ -64,15 +92,15 @@ export class TurnIndex {
     const index = new TurnIndex();
     index.#keys = TurnKeys.restore(snapshot.keys);
     index.#sources = snapshot.files.map(sourceOf);
-    [index.#source, index.#offset, index.#length, index.#lineNumber, index.#hashKind] = snapshot.columns;
+    index.#columns = snapshot.columns;
     const { buffer, byteOffset, byteLength } = snapshot.hashes;
     index.#hashes = Buffer.from(buffer, byteOffset, byteLength);
     index.#otherHashes = snapshot.otherHashes;
     return index;
   }
 
-  /** Index a line read from `source` at `bytes`. */
-  addFromFile(source: CassetteSource, line: CassetteLine, lineNumber: number, bytes: LineBytes): void {
+  /** Index a line read from `source` at `bytes` (its text, `text`). */
+  addFromFile(source: CassetteSource, line: CassetteLine, lineNumber: number, bytes: LineBytes, text: string): void {
     if (this.#sources.at(-1) !== source) this.#sources.push(source);
     const row = this.#rowOf(line);
     if (this.#held.size > 0) this.#held.delete(row);
@@ -80,6 +108,9 @@ export class TurnIndex {
     this.#offset[row] = bytes.offset;
     this.#length[row] = bytes.length;
     this.#lineNumber[row] = lineNumber;
+    const span = responseSpan(line, text, bytes.length);
+    this.#responseAt[row] = span === null ? 0 : span.at;
+    this.#responseTail[row] = span === null ? 0 : span.tail;
   }
 
   /** Index a line given in memory. */
@@ -119,24 +150,42 @@ export class TurnIndex {
     return true;
   }
 
-  /** The row's line, read from its file and checked again (the file may have changed since it was indexed). */
-  line(row: number): LocatedLine {
+  /**
+   * The row's line, read from its file and checked again by `check` (the
+   * file may have changed since it was indexed); an Error naming file:line
+   * when it is no longer a good cassette line.
+   */
+  line(row: number, check: LineCheck): LocatedLine {
     const source = this.#source[row]!;
     if (source === 0) return this.#held.get(row)!;
-    const file = this.#sources[source - 1]!;
+    const { file } = this.#sources[source - 1]!;
     const lineNumber = this.#lineNumber[row]!;
-    const line = file.read(this.#offset[row]!, this.#length[row]!, lineNumber);
-    return { line, file: file.file, lineNumber };
+    const text = this.#sources[source - 1]!.text(this.#offset[row]!, this.#length[row]!);
+    const checked = text === null ? null : check(text, file, lineNumber);
+    if (checked !== null && 'line' in checked) return { line: checked.line, file, lineNumber };
+    throw new Error(`${file}:${lineNumber}: the cassette changed while the run read it; run again once it is written`);
+  }
+
+  /**
+   * The text of the row's `response` value alone, read from its file; null
+   * when the row has none to read alone (a held line, a recorded error, a
+   * line written otherwise than JSON.stringify writes) or it cannot be read
+   * whole. The caller parses and checks it, and reads the whole `line` when
+   * that fails.
+   */
+  responseText(row: number): string | null {
+    const at = this.#responseAt[row]!;
+    const source = this.#source[row]!;
+    if (at === 0 || source === 0) return null;
+    const length = this.#length[row]! - at - this.#responseTail[row]!;
+    return this.#sources[source - 1]!.text(this.#offset[row]! + at, length);
   }
 
   /** The row of a line's key (a new one, or the one it replaces), its request hash recorded. */
   #rowOf(line: CassetteLine): number {
     const row = this.#keys.slotOf(line.key);
     if (row === this.#source.length) {
-      [this.#source, this.#offset, this.#length, this.#lineNumber, this.#hashKind] = grown(
-        [this.#source, this.#offset, this.#length, this.#lineNumber, this.#hashKind],
-        row * 2,
-      );
+      this.#columns = grown(this.#columns, row * 2);
       const hashes = Buffer.allocUnsafe(row * 2 * 32);
       this.#hashes.copy(hashes);
       this.#hashes = hashes;
@@ -153,6 +202,45 @@ export class TurnIndex {
     return row;
   }
 }
+
+/**
+ * Where a line's `response` value is in its bytes: how many come before it
+ * and after it; null when replay must read the whole line.
+ *
+ * Why: a trial uses only the response of its line, and parsing the whole
+ * ~680-byte line for it (key, three request hashes, label) was ~60 ms of a
+ * 10,000-task replay's main thread, most of its garbage. The place is
+ * trusted only when the text after the line's last `"response":` is
+ * exactly `JSON.stringify` of the response the check accepted: then it is
+ * that value's own text (a `"response":` outside a string is a key; inside
+ * the response a nested one holds a smaller value, and the key and error
+ * objects are strict), and it parses to the same value. A line written
+ * otherwise (spaces, escapes, defaults the schema filled in) is read whole,
+ * as are lines longer than the two 16-bit counts hold.
+ */
+export function responseSpan(
+  line: CassetteLine,
+  text: string,
+  byteLength: number,
+): { at: number; tail: number } | null {
+  if (line.response === undefined) return null;
+  const key = text.lastIndexOf(RESPONSE_KEY);
+  if (key === -1) return null;
+  const value = JSON.stringify(line.response);
+  const start = key + RESPONSE_KEY.length;
+  if (!text.startsWith(value, start)) return null;
+  let at = start;
+  let tail = text.length - start - value.length;
+  // Offsets count bytes; a line of one-byte characters only has as many bytes as characters.
+  if (text.length !== byteLength) {
+    if (Buffer.byteLength(text) !== byteLength) return null;
+    at = Buffer.byteLength(text.slice(0, start));
+    tail = Buffer.byteLength(text.slice(start + value.length));
+  }
+  return at > 0xffff || tail > 0xffff ? null : { at, tail };
+}
+
+const RESPONSE_KEY = '"response":';
 
 /** What `requestHash` makes (lowercase hex); any other text is kept as it is. */
 const SHA256 = /^sha256:[0-9a-f]{64}$/;
@@ -215,21 +303,15 @@ export class CassetteSource {
     this.#fd = null;
   }
 
-  /** The line at `offset`, parsed; an Error naming file:line if it is no longer a good cassette line. */
-  read(offset: number, length: number, lineNumber: number): CassetteLine {
-    let text: string | null = null;
-    if (this.#bytes !== null) {
-      if (offset + length <= this.#bytes.length) text = this.#bytes.toString('utf8', offset, offset + length);
-    } else if (this.#fd !== null) {
-      if (length > this.#scratch.length) this.#scratch = Buffer.allocUnsafe(length);
-      if (readFully(this.#fd, this.#scratch, length, offset) === length)
-        text = this.#scratch.toString('utf8', 0, length);
-    }
-    const checked = text === null ? null : checkCassetteLine(text, this.file, lineNumber);
-    if (checked !== null && 'line' in checked) return checked.line;
-    throw new Error(
-      `${this.file}:${lineNumber}: the cassette changed while the run read it; run again once it is written`,
-    );
+  /** The text of `length` bytes at `offset`; null when the file no longer holds them all. */
+  text(offset: number, length: number): string | null {
+    if (this.#bytes !== null)
+      return offset + length <= this.#bytes.length ? this.#bytes.toString('utf8', offset, offset + length) : null;
+    if (this.#fd === null) return null;
+    if (length > this.#scratch.length) this.#scratch = Buffer.allocUnsafe(length);
+    return readFully(this.#fd, this.#scratch, length, offset) === length
+      ? this.#scratch.toString('utf8', 0, length)
+      : null;
   }
 }
 

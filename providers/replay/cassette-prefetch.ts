@@ -1,10 +1,10 @@
-import { fstatSync, statSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { ConfigError } from '../../src/spec/index.ts';
-import type { ConfigIssue } from '../../src/spec/index.ts';
+import { CassetteLine, ConfigError, shapeCheckSource } from '../../src/spec/index.ts';
+import type { ConfigIssue, ShapeCheckSource } from '../../src/spec/index.ts';
 import { openCassette } from './cassette-file.ts';
 import { CassetteSource } from './cassette-index.ts';
-import { expandGlob } from './glob.ts';
+import { stampFiles, unchanged, type FileStamp } from './cassette-stamps.ts';
 import { RecordedTurns, type RecordedTurnsSnapshot } from './recorded-turns.ts';
 import { distModule } from '../../src/spec/dist-module.ts';
 
@@ -21,13 +21,22 @@ import { distModule } from '../../src/spec/dist-module.ts';
  * asked for the same paths — if every file is still the one the worker
  * read (size and modification time) — and otherwise reads them itself, so
  * a bad line is still reported with its file:line, by the same code.
+ *
+ * The worker imports neither zod nor the spec's schemas (~130 ms of its
+ * start, which the run's pre-flight waited for): it checks each line with
+ * the structural check `shapeCheck` generates from `CassetteLine`, made
+ * here and sent as source (`shapeCheckSource`), and imports the schema only
+ * when a line fails that check (cassette-worker.ts).
  */
 
-/** A file as the worker found it before and after reading it. */
-export interface FileStamp {
-  file: string;
-  size: number;
-  mtimeMs: number;
+export type { FileStamp } from './cassette-stamps.ts';
+
+/** What the worker is given. */
+export interface PrefetchJob {
+  paths: string[];
+  root: string;
+  /** `CassetteLine`'s structural check (without its refinement: cassette-worker.ts). */
+  lineShape: ShapeCheckSource;
 }
 
 export type PrefetchMessage =
@@ -62,9 +71,8 @@ export function prefetchCassettes(
 ): void {
   dropPrefetchedCassettes();
   if (stampFiles(paths, root).reduce((total, { size }) => total + Math.max(size, 0), 0) < minBytes) return;
-  const worker = new Worker(workerScript(), {
-    workerData: { paths: [...paths], root },
-  });
+  const job: PrefetchJob = { paths: [...paths], root, lineShape: shapeCheckSource(CassetteLine) };
+  const worker = new Worker(workerScript(), { workerData: job });
   // Never what keeps a process alive: a run that fails to load exits without waiting for it.
   worker.unref();
   const entry: Prefetch = { key: keyOf(paths, root), worker, message: undefined, done: Promise.resolve() };
@@ -143,28 +151,3 @@ export function takePrefetchedCassettes(
 }
 
 class Changed extends Error {}
-
-/** The files of `paths` with their size and modification time (-1 for one that cannot be read). */
-export function stampFiles(paths: readonly string[], root: string): FileStamp[] {
-  return paths
-    .flatMap((pattern) => expandGlob(pattern, root))
-    .map((file) => {
-      try {
-        const { size, mtimeMs } = statSync(file);
-        return { file, size, mtimeMs };
-      } catch {
-        return { file, size: -1, mtimeMs: -1 };
-      }
-    });
-}
-
-function unchanged(files: readonly FileStamp[]): boolean {
-  return files.every(({ file, size, mtimeMs }) => {
-    try {
-      const stat = statSync(file);
-      return stat.size === size && stat.mtimeMs === mtimeMs;
-    } catch {
-      return false;
-    }
-  });
-}
