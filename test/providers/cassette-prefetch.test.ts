@@ -82,6 +82,30 @@ describe('cassette prefetch', () => {
     expect(() => takePrefetchedCassettes([name], { root: work })).toThrow(inThread!.message);
   });
 
+  it('a line only the schema takes (defaults to fill in) is read by the schema in the worker too', async () => {
+    // The worker checks lines without zod, and imports the schema for a line its check does not take.
+    const bare = JSON.stringify({
+      v: 1,
+      provider: 'openai',
+      model: 'careful',
+      key: key('bare', 0),
+      response: { text: 'hand-written' },
+    });
+    const name = cassette('defaults.jsonl', [line('a', 0), bare, line('b', 0)]);
+    await prefetched(name);
+    const fromWorker = takePrefetchedCassettes([name], { root: work });
+    expect(fromWorker).not.toBeNull();
+    const viaWorker = new ReplayProvider('careful', fromWorker!.get('careful')!, { allowStale: true });
+    const [here] = createReplayProviders([name], { root: work, allowStale: true });
+    for (const asked of [key('a', 0), key('bare', 0), key('b', 0)])
+      expect(await viaWorker.propose(request, { key: asked })).toEqual(await here!.propose(request, { key: asked }));
+    expect(await viaWorker.propose(request, { key: key('bare', 0) })).toMatchObject({
+      text: 'hand-written',
+      tool_calls: [],
+      finish_reason: 'stop',
+    });
+  });
+
   it('a small cassette is read where it is used, without a worker', async () => {
     const name = cassette('small.jsonl', [line('a', 0)]);
     prefetchCassettes([name], work);
