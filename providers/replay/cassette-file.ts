@@ -46,24 +46,30 @@ export function openCassette(file: string): number {
     return openSync(file, 'r');
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    throw new ConfigError({
-      file,
-      message: `cannot read cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      expected: 'a readable JSONL file',
-    });
+    throw readFailure(file, error);
   }
 }
 
+/** A cassette that could not be opened or read: the system's error code, file named. */
+export function readFailure(file: string, error: unknown): ConfigError {
+  return new ConfigError({
+    file,
+    message: `cannot read cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    expected: 'a readable JSONL file',
+  });
+}
+
 /**
- * Walk the lines of an open cassette, checking every one (`check`): each good line
- * goes to `take` with its bytes' place in the file; every bad line (invalid
- * JSON, wrong shape) is reported with file:line in one ConfigError thrown
- * at the end, before anything is run. Blank lines are skipped. The file is
- * read in chunks, so only one line's objects exist at a time. Returns the
- * bytes read (the file's size).
+ * Walk the lines of an open cassette (its descriptor, or its bytes read
+ * whole), checking every one (`check`): each good line goes to `take` with
+ * its bytes' place in the file; every bad line (invalid JSON, wrong shape)
+ * is reported with file:line in one ConfigError thrown at the end, before
+ * anything is run. Blank lines are skipped. The file is read in chunks, so
+ * only one line's objects exist at a time. Returns the bytes read (the
+ * file's size).
  */
 export function walkCassette(
-  fd: number,
+  from: number | Buffer,
   file: string,
   take: (line: CassetteLine, lineNumber: number, bytes: LineBytes, text: string) => void,
   check: LineCheck,
@@ -81,17 +87,16 @@ export function walkCassette(
     for (const issue of checked.issues) if (issues.length < MAX_ISSUES) issues.push(issue);
   };
   let size = 0;
-  const readAt: ReadAt = (into, at, position) => {
-    try {
-      return readSync(fd, into, at, into.length - at, position);
-    } catch (error) {
-      throw new ConfigError({
-        file,
-        message: `cannot read cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-        expected: 'a readable JSONL file',
-      });
-    }
-  };
+  const readAt: ReadAt =
+    typeof from === 'number'
+      ? (into, at, position) => {
+          try {
+            return readSync(from, into, at, into.length - at, position);
+          } catch (error) {
+            throw readFailure(file, error);
+          }
+        }
+      : (into, at, position) => (position < from.length ? from.copy(into, at, position) : 0);
   for (const { text, line, offset, length, complete } of jsonlLines(readAt)) {
     visit(text, line, { offset, length });
     size = offset + length + (complete ? 1 : 0);

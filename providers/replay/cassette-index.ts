@@ -1,7 +1,7 @@
-import { closeSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 // Never zod, nor the spec's index: the cassette worker builds this index (cassette-prefetch.ts).
 import type { CassetteLine } from '../../src/spec/cassette.ts';
-import type { LineBytes, LineCheck, LocatedLine } from './cassette-file.ts';
+import { readFailure, type LineBytes, type LineCheck, type LocatedLine } from './cassette-file.ts';
 import { TurnKeys, grown, type TurnKeyFields, type TurnKeysSnapshot } from './turn-keys.ts';
 
 /** A TurnIndex's per-row columns, in the order `#columns` gives them. */
@@ -280,19 +280,42 @@ export class CassetteSource {
   #bytes: Buffer | null = null;
   #scratch = Buffer.allocUnsafe(64 * 1024);
 
-  constructor(file: string, fd: number) {
+  /** An open file (`fd`), or its bytes as another thread read them (cassette-prefetch.ts), held. */
+  constructor(file: string, from: number | Buffer) {
     this.file = file;
-    this.#fd = fd;
-    descriptors.register(this, fd, this);
+    if (typeof from === 'number') {
+      this.#fd = from;
+      descriptors.register(this, from, this);
+    } else {
+      this.#fd = null;
+      this.#bytes = from;
+    }
   }
 
-  /** Once the file is indexed: hold it in memory (and close it) when it is at most `holdUpTo` bytes. */
-  settle(size: number, holdUpTo = HOLD_CASSETTE_BYTES): void {
-    if (size > holdUpTo || this.#fd === null) return;
-    const bytes = Buffer.allocUnsafe(size);
-    const read = readFully(this.#fd, bytes, size, 0);
-    this.close();
-    this.#bytes = bytes.subarray(0, read);
+  /** The bytes held in memory; null when lines are read back from the file. */
+  get held(): Buffer | null {
+    return this.#bytes;
+  }
+
+  /**
+   * Hold the file in memory (and close it) when it is at most `holdUpTo`
+   * bytes (`size`: its size when it was indexed, else now); its bytes, or
+   * null when it stays open to be read from. Each in a buffer of its own,
+   * so that a worker can move it to another thread.
+   */
+  settle(size: number | undefined, holdUpTo = HOLD_CASSETTE_BYTES): Buffer | null {
+    if (this.#fd === null) return this.#bytes;
+    try {
+      size ??= fstatSync(this.#fd).size;
+      if (size > holdUpTo) return null;
+      const bytes = Buffer.allocUnsafeSlow(size);
+      const read = readFully(this.#fd, bytes, size, 0);
+      this.close();
+      this.#bytes = bytes.subarray(0, read);
+    } catch (error) {
+      throw readFailure(this.file, error);
+    }
+    return this.#bytes;
   }
 
   /** Close the descriptor now (the cassette turned out bad, so no provider will read it, or it is held). */

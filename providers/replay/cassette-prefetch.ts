@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { CassetteLine, ConfigError, shapeCheckSource } from '../../src/spec/index.ts';
 import type { ConfigIssue, ShapeCheckSource } from '../../src/spec/index.ts';
 import { openCassette } from './cassette-file.ts';
-import { CassetteSource } from './cassette-index.ts';
+import { CassetteSource, HOLD_CASSETTE_BYTES } from './cassette-index.ts';
 import { stampFiles, unchanged, type FileStamp } from './cassette-stamps.ts';
 import { RecordedTurns, type RecordedTurnsSnapshot } from './recorded-turns.ts';
 import { distModule } from '../../src/spec/dist-module.ts';
@@ -40,7 +40,13 @@ export interface PrefetchJob {
 }
 
 export type PrefetchMessage =
-  | { kind: 'read'; files: FileStamp[]; models: RecordedTurnsSnapshot[] }
+  | {
+      kind: 'read';
+      files: FileStamp[];
+      models: RecordedTurnsSnapshot[];
+      /** The files held in memory, as the worker read them (moved, not copied): the main thread reads them no more. */
+      held: Map<string, Uint8Array>;
+    }
   | { kind: 'config-error'; files: FileStamp[]; issues: ConfigIssue[] }
   | { kind: 'failed' };
 
@@ -131,14 +137,20 @@ export function takePrefetchedCassettes(
   if (message.kind === 'failed' || !unchanged(message.files)) return null;
   if (message.kind === 'config-error') throw new ConfigError(message.issues);
   const sources = new Map<string, CassetteSource>();
+  const holdUpTo = options.holdUpTo ?? HOLD_CASSETTE_BYTES;
   try {
     for (const { file, size, mtimeMs } of message.files) {
+      const held = message.held.get(file);
+      if (held !== undefined && held.length <= holdUpTo) {
+        sources.set(file, new CassetteSource(file, Buffer.from(held.buffer, held.byteOffset, held.byteLength)));
+        continue;
+      }
       const fd = openCassette(file);
       const source = new CassetteSource(file, fd);
       sources.set(file, source);
       const stat = fstatSync(fd);
       if (stat.size !== size || stat.mtimeMs !== mtimeMs) throw new Changed();
-      source.settle(size, options.holdUpTo);
+      source.settle(size, holdUpTo);
     }
   } catch (error) {
     for (const source of sources.values()) source.close();

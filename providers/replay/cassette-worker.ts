@@ -15,25 +15,27 @@ const { paths, root, lineShape } = workerData as PrefetchJob;
 const withoutSchema = checkWithoutSchema(lineShape);
 
 /** The cassettes read with `checkWithoutSchema`; when a line needs the schema, read again with it. */
-async function read(): Promise<ReturnType<typeof readCassettes>> {
+async function read(handOver: Map<string, Buffer>): Promise<ReturnType<typeof readCassettes>> {
   try {
-    return readCassettes(paths, { root, indexOnly: true, check: withoutSchema });
+    return readCassettes(paths, { root, indexOnly: true, handOver, check: withoutSchema });
   } catch (error) {
     if (!(error instanceof NeedsSchema)) throw error;
     const { checkCassetteLine } = await import('./cassette-line.ts');
-    return readCassettes(paths, { root, indexOnly: true, check: checkCassetteLine });
+    handOver.clear();
+    return readCassettes(paths, { root, indexOnly: true, handOver, check: checkCassetteLine });
   }
 }
 
 let message: PrefetchMessage;
 const before = stampFiles(paths, root);
 try {
-  // Each file closed once read: the main thread opens its own.
-  const byModel = await read();
+  // Each file closed once read: the main thread takes the bytes of those held in memory, and opens the others.
+  const held = new Map<string, Buffer>();
+  const byModel = await read(held);
   const files = stampFiles(paths, root);
   message =
     JSON.stringify(before) === JSON.stringify(files)
-      ? { kind: 'read', files, models: [...byModel.values()].map((turns) => turns.snapshot()) }
+      ? { kind: 'read', files, models: [...byModel.values()].map((turns) => turns.snapshot()), held }
       : { kind: 'failed' };
 } catch (error) {
   message =
@@ -42,10 +44,12 @@ try {
       : { kind: 'failed' };
 }
 const buffers = new Set<ArrayBuffer>();
-if (message.kind === 'read')
+if (message.kind === 'read') {
   for (const model of message.models) {
     const { keys, columns, hashes } = model.index;
     for (const array of [...keys.columns, keys.units, keys.table, ...columns, hashes])
       buffers.add(array.buffer as ArrayBuffer);
   }
+  for (const bytes of message.held.values()) buffers.add(bytes.buffer as ArrayBuffer);
+}
 parentPort!.postMessage(message, [...buffers]);

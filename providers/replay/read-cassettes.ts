@@ -13,7 +13,15 @@ import { RecordedTurns } from './recorded-turns.ts';
  */
 export function readCassettes(
   paths: readonly string[],
-  options: { root: string; check: LineCheck; holdUpTo?: number; indexOnly?: boolean },
+  options: {
+    root: string;
+    check: LineCheck;
+    holdUpTo?: number;
+    /** A worker's read: the files read from their descriptors are closed once indexed (nothing is read from them later). */
+    indexOnly?: boolean;
+    /** Given: gets the bytes of every file held in memory, by file name (a worker moves them to the main thread). */
+    handOver?: Map<string, Buffer>;
+  },
 ): Map<string, RecordedTurns> {
   const byModel = new Map<string, RecordedTurns>();
   for (const pattern of paths) {
@@ -30,8 +38,11 @@ export function readCassettes(
       const fd = openCassette(file);
       const source = new CassetteSource(file, fd);
       try {
-        const size = walkCassette(
-          fd,
+        // A cassette held in memory is read once, whole, and its lines are walked there.
+        const held = source.settle(undefined, options.holdUpTo);
+        if (held !== null) options.handOver?.set(file, held);
+        walkCassette(
+          held ?? fd,
           file,
           (line, lineNumber, bytes, text) => {
             let turns = byModel.get(line.model);
@@ -43,7 +54,6 @@ export function readCassettes(
         );
         // A worker's index (cassette-prefetch.ts) reads nothing later: its thread gives the file back at once.
         if (options.indexOnly) source.close();
-        else source.settle(size, options.holdUpTo);
       } catch (error) {
         source.close();
         throw error;
