@@ -158,9 +158,10 @@ export class TurnIndex {
   line(row: number, check: LineCheck): LocatedLine {
     const source = this.#source[row]!;
     if (source === 0) return this.#held.get(row)!;
-    const { file } = this.#sources[source - 1]!;
+    const cassette = this.#sources[source - 1]!;
+    const { file } = cassette;
     const lineNumber = this.#lineNumber[row]!;
-    const text = this.#sources[source - 1]!.text(this.#offset[row]!, this.#length[row]!);
+    const text = cassette.text(this.#offset[row]!, this.#length[row]!);
     const checked = text === null ? null : check(text, file, lineNumber);
     if (checked !== null && 'line' in checked) return { line: checked.line, file, lineNumber };
     throw new Error(`${file}:${lineNumber}: the cassette changed while the run read it; run again once it is written`);
@@ -209,14 +210,13 @@ export class TurnIndex {
  *
  * Why: a trial uses only the response of its line, and parsing the whole
  * ~680-byte line for it (key, three request hashes, label) was ~60 ms of a
- * 10,000-task replay's main thread, most of its garbage. The place is
- * trusted only when the text after the line's last `"response":` is
- * exactly `JSON.stringify` of the response the check accepted: then it is
- * that value's own text (a `"response":` outside a string is a key; inside
- * the response a nested one holds a smaller value, and the key and error
- * objects are strict), and it parses to the same value. A line written
- * otherwise (spaces, escapes, defaults the schema filled in) is read whole,
- * as are lines longer than the two 16-bit counts hold.
+ * 10,000-task replay's main thread, and most of its garbage. A place is
+ * kept only when the bytes there are exactly `JSON.stringify` of the
+ * response the line's check returned, so that they parse to that response
+ * again (they are looked for after the line's last `"response":`, where a
+ * recorder writes them). A line written otherwise (spaces, other escapes,
+ * defaults the schema filled in) is read whole, as are lines whose parts
+ * before or after the response exceed the two 16-bit counts.
  */
 export function responseSpan(
   line: CassetteLine,
@@ -290,11 +290,6 @@ export class CassetteSource {
       this.#fd = null;
       this.#bytes = from;
     }
-  }
-
-  /** The bytes held in memory; null when lines are read back from the file. */
-  get held(): Buffer | null {
-    return this.#bytes;
   }
 
   /**
