@@ -20,8 +20,13 @@ export interface LineBytes {
   length: number;
 }
 
-/** One line's text checked: the line, its issues, or null for a blank line. */
-export type CheckedLine = { line: CassetteLine } | { issues: ConfigIssue[] } | null;
+/**
+ * One line's text checked: the line, its issues, or null for a blank line.
+ * `asWritten`: the line is the JSON of the text itself, which the structural
+ * check took (not what the schema made of it: defaults filled in, keys
+ * stripped) — so it holds no key the schema does not name.
+ */
+export type CheckedLine = { line: CassetteLine; asWritten?: boolean } | { issues: ConfigIssue[] } | null;
 
 /**
  * How a line's text is checked: `checkCassetteLine` (cassette-line.ts: the
@@ -62,7 +67,8 @@ export function readFailure(file: string, error: unknown): ConfigError {
 /**
  * Walk the lines of an open cassette (its descriptor, or its bytes read
  * whole), checking every one (`check`): each good line goes to `take` with
- * its bytes' place in the file; every bad line (invalid JSON, wrong shape)
+ * its bytes' place in the file (and its text, when the line is that JSON
+ * as written: CheckedLine); every bad line (invalid JSON, wrong shape)
  * is reported with file:line in one ConfigError thrown at the end, before
  * anything is run. Blank lines are skipped. The file is read in chunks, so
  * only one line's objects exist at a time. Returns the bytes read (the
@@ -71,7 +77,7 @@ export function readFailure(file: string, error: unknown): ConfigError {
 export function walkCassette(
   from: number | Buffer,
   file: string,
-  take: (line: CassetteLine, lineNumber: number, bytes: LineBytes, text: string) => void,
+  take: (line: CassetteLine, lineNumber: number, bytes: LineBytes, written: string | null) => void,
   check: LineCheck,
 ): number {
   const issues: ConfigIssue[] = [];
@@ -80,7 +86,7 @@ export function walkCassette(
     const checked = check(raw, file, lineNumber);
     if (checked === null) return;
     if ('line' in checked) {
-      take(checked.line, lineNumber, bytes, raw);
+      take(checked.line, lineNumber, bytes, checked.asWritten ? raw : null);
       return;
     }
     badLines += 1;

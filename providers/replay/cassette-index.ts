@@ -99,8 +99,14 @@ export class TurnIndex {
     return index;
   }
 
-  /** Index a line read from `source` at `bytes` (its text, `text`). */
-  addFromFile(source: CassetteSource, line: CassetteLine, lineNumber: number, bytes: LineBytes, text: string): void {
+  /** Index a line read from `source` at `bytes` (`written`: its text, when it is the line as written: CheckedLine). */
+  addFromFile(
+    source: CassetteSource,
+    line: CassetteLine,
+    lineNumber: number,
+    bytes: LineBytes,
+    written: string | null,
+  ): void {
     if (this.#sources.at(-1) !== source) this.#sources.push(source);
     const row = this.#rowOf(line);
     if (this.#held.size > 0) this.#held.delete(row);
@@ -108,7 +114,7 @@ export class TurnIndex {
     this.#offset[row] = bytes.offset;
     this.#length[row] = bytes.length;
     this.#lineNumber[row] = lineNumber;
-    const span = responseSpan(line, text, bytes.length);
+    const span = written === null ? null : responseSpan(line, written, bytes.length);
     this.#responseAt[row] = span === null ? 0 : span.at;
     this.#responseTail[row] = span === null ? 0 : span.tail;
   }
@@ -182,6 +188,25 @@ export class TurnIndex {
     return this.#sources[source - 1]!.text(this.#offset[row]! + at, length);
   }
 
+  /**
+   * Store what `requestHash` makes — `sha256:` and 64 lowercase hex digits
+   * — as the row's 32 bytes; false for any other text (kept as it is).
+   * Decoded and checked in one pass: a regular expression, a slice and
+   * Buffer's hex decoder were ~1 µs a line of a worker's read.
+   */
+  #storeSha256(row: number, hash: string): boolean {
+    if (hash.length !== SHA256_TEXT_LENGTH || !hash.startsWith('sha256:')) return false;
+    const hashes = this.#hashes;
+    for (let index = 0, at = row * 32; index < 32; index += 1, at += 1) {
+      const high = hash.charCodeAt(7 + 2 * index);
+      const low = hash.charCodeAt(8 + 2 * index);
+      const value = high < 128 && low < 128 ? (HEX_VALUES[high]! << 4) | HEX_VALUES[low]! : -1;
+      if (value < 0) return false;
+      hashes[at] = value;
+    }
+    return true;
+  }
+
   /** The row of a line's key (a new one, or the one it replaces), its request hash recorded. */
   #rowOf(line: CassetteLine): number {
     const row = this.#keys.slotOf(line.key);
@@ -193,10 +218,8 @@ export class TurnIndex {
     }
     if (this.#otherHashes.size > 0) this.#otherHashes.delete(row);
     const hash = line.request_hash;
-    if (hash !== undefined && SHA256.test(hash)) {
-      this.#hashes.write(hash.slice(7), row * 32, 'hex');
-      this.#hashKind[row] = 1;
-    } else if (hash !== undefined) {
+    if (hash !== undefined && this.#storeSha256(row, hash)) this.#hashKind[row] = 1;
+    else if (hash !== undefined) {
       this.#otherHashes.set(row, hash);
       this.#hashKind[row] = 2;
     } else this.#hashKind[row] = 0;
@@ -206,17 +229,26 @@ export class TurnIndex {
 
 /**
  * Where a line's `response` value is in its bytes: how many come before it
- * and after it; null when replay must read the whole line.
+ * and after it; null when replay must read the whole line. Only for a line
+ * as written (`text` is its JSON, which the structural check took).
  *
  * Why: a trial uses only the response of its line, and parsing the whole
  * ~680-byte line for it (key, three request hashes, label) was ~60 ms of a
- * 10,000-task replay's main thread, and most of its garbage. A place is
- * kept only when the bytes there are exactly `JSON.stringify` of the
- * response the line's check returned, so that they parse to that response
- * again (they are looked for after the line's last `"response":`, where a
- * recorder writes them). A line written otherwise (spaces, other escapes,
- * defaults the schema filled in) is read whole, as are lines whose parts
- * before or after the response exceed the two 16-bit counts.
+ * 10,000-task replay's main thread, and most of its garbage. Found cheaply
+ * (a worker reads every line, and a 200,000-line cassette's pre-flight
+ * waits for it): the value starts after the line's first `response":` and
+ * ends where the keys after it begin, which are found by writing them
+ * again: they must end the text exactly. Sound because every object of a
+ * line the structural check took has only keys its schema names, and none
+ * but the line's own is or ends in `response`
+ * (test/providers/cassette-line-shape.test.ts holds the schema to it), so
+ * that text is the line's own key; and because whoever reads the span
+ * parses it as one JSON value, which fails unless it is that value whole
+ * (ReplayProvider then reads the whole line): so a line with the key twice
+ * is read whole, as JSON.parse keeps the last. A line written otherwise
+ * (`"response" :`, spaces or other escapes after the response) is read
+ * whole too, as are lines whose parts before or after the response exceed
+ * the two 16-bit counts.
  */
 export function responseSpan(
   line: CassetteLine,
@@ -224,29 +256,35 @@ export function responseSpan(
   byteLength: number,
 ): { at: number; tail: number } | null {
   if (line.response === undefined) return null;
-  const key = text.lastIndexOf(RESPONSE_KEY);
-  if (key === -1) return null;
-  const value = JSON.stringify(line.response);
+  // Searched without its opening quote: a pattern starting with one is slow to find in JSON.
+  const key = text.indexOf(RESPONSE_KEY);
+  if (key < 1 || text.charCodeAt(key - 1) !== QUOTE) return null;
   const start = key + RESPONSE_KEY.length;
-  if (!text.startsWith(value, start)) return null;
+  // The keys after the response, as JSON.stringify writes them, then the line's closing brace.
+  const names = Object.keys(line);
+  let after = '}';
+  for (let index = names.length - 1; names[index] !== 'response'; index -= 1)
+    after = `,${JSON.stringify(names[index])}:${JSON.stringify(line[names[index] as keyof CassetteLine])}${after}`;
+  if (text.length - after.length <= start || !text.endsWith(after)) return null;
   let at = start;
-  let tail = text.length - start - value.length;
+  let tail = after.length;
   // Offsets count bytes; a line of one-byte characters only has as many bytes as characters.
   if (text.length !== byteLength) {
     if (Buffer.byteLength(text) !== byteLength) return null;
     at = Buffer.byteLength(text.slice(0, start));
-    tail = Buffer.byteLength(text.slice(start + value.length));
+    tail = Buffer.byteLength(after);
   }
   return at > 0xffff || tail > 0xffff ? null : { at, tail };
 }
 
-const RESPONSE_KEY = '"response":';
+const RESPONSE_KEY = 'response":';
+const QUOTE = 0x22;
 
-/** What `requestHash` makes (lowercase hex); any other text is kept as it is. */
-const SHA256 = /^sha256:[0-9a-f]{64}$/;
 const SHA256_TEXT_LENGTH = 'sha256:'.length + 64;
 /** The character codes of the lowercase hex digits, by value. */
 const HEX_DIGITS = Uint16Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
+/** The value of each lowercase hex digit by its character code; -1 for any other character below 128. */
+const HEX_VALUES = Int8Array.from({ length: 128 }, (_, code) => '0123456789abcdef'.indexOf(String.fromCharCode(code)));
 
 /** Closes a cassette's descriptor once nothing can read from it any more (its providers are gone). */
 const descriptors = new FinalizationRegistry<number>((fd) => {

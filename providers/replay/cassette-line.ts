@@ -9,7 +9,7 @@ import { checkLineJson, openCassette, walkCassette, type CheckedLine, type Locat
 export function checkCassetteLine(raw: string, file: string, lineNumber: number): CheckedLine {
   return checkLineJson(raw, file, lineNumber, (value) => {
     // The cheap check accepts what the schema would return unchanged; anything else goes through the schema.
-    if (isCassetteLineShape(value)) return { line: value };
+    if (isCassetteLineShape(value)) return { line: value, asWritten: true };
     const parsed = CassetteLine.safeParse(value);
     if (parsed.success) return { line: parsed.data };
     return {

@@ -18,7 +18,8 @@ export function checkWithoutSchema(lineShape: ShapeCheckSource): LineCheck {
   const isShape = shapeCheckFromSource<CassetteLine>(lineShape);
   return (raw, file, lineNumber) =>
     checkLineJson(raw, file, lineNumber, (value) => {
-      if (isShape(value) && (value.response === undefined) !== (value.error === undefined)) return { line: value };
+      if (isShape(value) && (value.response === undefined) !== (value.error === undefined))
+        return { line: value, asWritten: true };
       throw new NeedsSchema();
     });
 }

@@ -44,11 +44,11 @@ export function readCassettes(
         walkCassette(
           held ?? fd,
           file,
-          (line, lineNumber, bytes, text) => {
+          (line, lineNumber, bytes, written) => {
             let turns = byModel.get(line.model);
             if (!turns) byModel.set(line.model, (turns = new RecordedTurns(line.model)));
             turns.note(line, file, lineNumber);
-            turns.index.addFromFile(source, line, lineNumber, bytes, text);
+            turns.index.addFromFile(source, line, lineNumber, bytes, written);
           },
           options.check,
         );

@@ -150,6 +150,7 @@ describe('cassette index', () => {
       'not ASCII': turnLine(1, 'café ☕ 😀'),
       'a key in a string': turnLine(2, 'say "response":{"text":"fake"} \\ and \\"response\\":'),
       'spaced out': turnLine(3, 'spaced').replace('"response":', '"response": '),
+      'the key spaced out': turnLine(10, 'spaced').replace('"response":', '"response" :'),
       'escaped otherwise': turnLine(4, 'é').replace('é', '\\u00e9'),
       // JSON.parse keeps the last of two keys; so does replay.
       'a key twice': duplicate.replace(
@@ -157,37 +158,50 @@ describe('cassette index', () => {
         `{"v":1,"response":${JSON.stringify({ ...byResponse.response, text: 'not me' })},`,
       ),
       'response first': JSON.stringify({ response: byResponse.response, ...byResponse }),
+      labelled: turnLine(7, 'labelled', { label: 'synthetic: "careful"' }),
+      'a later key spaced out': turnLine(8, 'spaced', { label: 'l' }).replace('"label":', '"label": '),
+      // The keys after the response end the line as they would be written, but the label is there twice.
+      'a later key twice': turnLine(9, 'twice', { label: 'b' }).replace('"label":"b"}', '"label":"a","label":"b"}'),
     };
-    // Read alone where JSON.stringify wrote the response as it is in the line.
-    const spans = Object.fromEntries(
+    // Where each response is read from: alone, whole (no place kept), or whole after its place did not parse.
+    const readFrom = Object.fromEntries(
       Object.entries(lines).map(([name, text]) => {
         const line = JSON.parse(text) as CassetteLine;
         const span = responseSpan(line, text, Buffer.byteLength(text));
-        const alone =
-          span &&
-          Buffer.from(text)
-            .subarray(span.at, Buffer.byteLength(text) - span.tail)
-            .toString();
-        if (alone !== null) expect(JSON.parse(alone)).toEqual(line.response);
-        return [name, alone !== null];
+        if (span === null) return [name, 'whole'];
+        const alone = Buffer.from(text)
+          .subarray(span.at, Buffer.byteLength(text) - span.tail)
+          .toString();
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(alone);
+        } catch {
+          return [name, 'whole after trying'];
+        }
+        expect(parsed).toEqual(line.response);
+        return [name, 'alone'];
       }),
     );
-    expect(spans).toEqual({
-      plain: true,
-      'not ASCII': true,
-      'a key in a string': true,
-      'spaced out': false,
-      'escaped otherwise': false,
-      'a key twice': true,
-      'response first': true,
+    expect(readFrom).toEqual({
+      plain: 'alone',
+      'not ASCII': 'alone',
+      'a key in a string': 'alone',
+      'spaced out': 'alone',
+      'the key spaced out': 'whole',
+      'escaped otherwise': 'alone',
+      'a key twice': 'whole',
+      'response first': 'alone',
+      labelled: 'alone',
+      'a later key spaced out': 'whole',
+      'a later key twice': 'whole after trying',
     });
     const file = cassette('response-alone.jsonl', Object.values(lines));
     for (const holdUpTo of [0, 1 << 30]) {
       const [provider] = createReplayProviders([file], { root: work, holdUpTo });
-      for (const [turn, text] of Object.values(lines).entries())
-        expect(await provider!.propose(request(), { key: key(turn) })).toEqual(
-          (JSON.parse(text) as CassetteLine).response,
-        );
+      for (const text of Object.values(lines)) {
+        const line = JSON.parse(text) as CassetteLine;
+        expect(await provider!.propose(request(), { key: key(line.key.turn) })).toEqual(line.response);
+      }
     }
     expect(responseSpan(JSON.parse(plain) as CassetteLine, plain, plain.length + 1)).toBeNull();
   });

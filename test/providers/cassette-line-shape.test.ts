@@ -125,3 +125,62 @@ describe('checkWithoutSchema (the cassette worker’s check) agrees with checkCa
     expect(withoutSchema('{"v":1,', 'c.jsonl', 3)).toMatchObject({ issues: [{ file: 'c.jsonl', line: 3 }] });
   });
 });
+
+// Replay reads a turn's response alone, found after the line's one `"response":`
+// (providers/replay/cassette-index.ts, responseSpan). That is sound only while a
+// line the structural check takes has no key its schema does not name, and no
+// key but the line's own is or ends in `response`.
+describe('the keys of a cassette line, as responseSpan relies on them', () => {
+  interface Def {
+    type: string;
+    [field: string]: unknown;
+  }
+  const defOf = (schema: unknown) => (schema as { _zod: { def: Def } })._zod.def;
+
+  /** Every key of every object a line may hold, by its path ('' for the line's own). */
+  function keysOf(schema: unknown, at: string, keys: [string, string][], seen = new Set<unknown>()): void {
+    if (seen.has(schema)) return;
+    seen.add(schema);
+    const def = defOf(schema);
+    switch (def.type) {
+      case 'object': {
+        const catchall = def.catchall === undefined ? undefined : defOf(def.catchall).type;
+        expect(catchall === undefined || catchall === 'never', `${at}: an object that keeps unknown keys`).toBe(true);
+        for (const [key, value] of Object.entries(def.shape as Record<string, unknown>)) {
+          keys.push([at, key]);
+          keysOf(value, at === '' ? key : `${at}.${key}`, keys, seen);
+        }
+        return;
+      }
+      case 'optional':
+      case 'nullable':
+      case 'default':
+        return keysOf(def.innerType, at, keys, seen);
+      case 'array':
+        return keysOf(def.element, `${at}[]`, keys, seen);
+      case 'union':
+        for (const option of def.options as unknown[]) keysOf(option, at, keys, seen);
+        return;
+      case 'lazy':
+        return keysOf((def.getter as () => unknown)(), at, keys, seen);
+      case 'string':
+      case 'number':
+      case 'boolean':
+      case 'null':
+      case 'literal':
+      case 'enum':
+        return;
+      default:
+        // A record, unknown or any value could hold any key, `response` too.
+        throw new Error(`${at}: a ${def.type} value; revisit responseSpan before allowing it`);
+    }
+  }
+
+  it('no object keeps keys its schema does not name; only the line’s own key is or ends in `response`; no key holds a quote', () => {
+    const keys: [string, string][] = [];
+    keysOf(CassetteLine, '', keys);
+    expect(keys.length).toBeGreaterThan(20);
+    expect(keys.filter(([, key]) => key.endsWith('response'))).toEqual([['', 'response']]);
+    expect(keys.filter(([, key]) => /["\\]/.test(key))).toEqual([]);
+  });
+});
