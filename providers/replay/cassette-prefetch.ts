@@ -17,7 +17,9 @@ import { distModule } from '../../src/spec/dist-module.ts';
  * for 200,000 — and nothing in it needs the loaded project. A run starts a
  * worker on the cassettes of its replay provider (`prefetchCassettes`) at
  * once; the worker does exactly what `readCassettes` does here and sends
- * the index back as typed arrays. `createReplayProviders` takes it when
+ * the index back as typed arrays, with the bytes of the cassettes held in
+ * memory (moved, not copied: the main thread reads them no more).
+ * `createReplayProviders` takes it when
  * asked for the same paths — if every file is still the one the worker
  * read (size and modification time) — and otherwise reads them itself, so
  * a bad line is still reported with its file:line, by the same code.

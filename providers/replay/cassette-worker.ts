@@ -1,6 +1,7 @@
 // The worker of cassette-prefetch.ts: reads, checks and indexes the cassettes
 // of `paths` exactly as `readCassettes` does in a run's main thread, and
-// sends the index back (typed arrays, moved rather than copied).
+// sends the index back (typed arrays, and the bytes of the cassettes held in
+// memory, moved rather than copied).
 //
 // It imports no zod (cassette-prefetch.ts says why): every module here, and
 // every module they import, stays out of the spec's index.
