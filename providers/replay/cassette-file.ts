@@ -1,7 +1,8 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { CassetteLine, ConfigError, jsonlLines, type ReadAt } from '../../src/spec/index.ts';
-import type { ConfigIssue } from '../../src/spec/index.ts';
-import { isCassetteLineShape } from '../../src/spec/index.ts';
+import { openSync, readSync, statSync } from 'node:fs';
+// Never the spec's index, nor zod: the cassette worker imports this module (cassette-prefetch.ts).
+import { ConfigError, type ConfigIssue } from '../../src/spec/errors.ts';
+import { jsonlLines, type ReadAt } from '../../src/spec/jsonl-lines.ts';
+import type { CassetteLine } from '../../src/spec/cassette.ts';
 
 /** Bad lines named one by one; beyond this a count, so a wrong file cannot flood the terminal. */
 const MAX_ISSUES = 10;
@@ -20,6 +21,21 @@ export interface LineBytes {
 }
 
 /**
+ * One line's text checked: the line, its issues, or null for a blank line.
+ * `asWritten`: the line is the JSON of the text itself, which the structural
+ * check took (not what the schema made of it: defaults filled in, keys
+ * stripped) — so it holds no key the schema does not name.
+ */
+export type CheckedLine = { line: CassetteLine; asWritten?: boolean } | { issues: ConfigIssue[] } | null;
+
+/**
+ * How a line's text is checked: `checkCassetteLine` (cassette-line.ts: the
+ * spec's schema); the cassette worker's own check needs no zod
+ * (cassette-worker.ts).
+ */
+export type LineCheck = (raw: string, file: string, lineNumber: number) => CheckedLine;
+
+/**
  * Open a cassette for reading: anything but a regular file is refused (a
  * FIFO would block until someone writes to it), and so is a file that
  * cannot be opened. The caller owns the descriptor.
@@ -35,51 +51,58 @@ export function openCassette(file: string): number {
     return openSync(file, 'r');
   } catch (error) {
     if (error instanceof ConfigError) throw error;
-    throw new ConfigError({
-      file,
-      message: `cannot read cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      expected: 'a readable JSONL file',
-    });
+    throw readFailure(file, error);
   }
 }
 
+/** A cassette that could not be opened or read: the system's error code, file named. */
+export function readFailure(file: string, error: unknown): ConfigError {
+  return new ConfigError({
+    file,
+    message: `cannot read cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    expected: 'a readable JSONL file',
+  });
+}
+
 /**
- * Walk the lines of an open cassette, checking every one: each good line
- * goes to `take` with its bytes' place in the file; every bad line (invalid
- * JSON, wrong shape) is reported with file:line in one ConfigError thrown
- * at the end, before anything is run. Blank lines are skipped. The file is
- * read in chunks, so only one line's objects exist at a time. Returns the
- * bytes read (the file's size).
+ * Walk the lines of an open cassette (its descriptor, or its bytes read
+ * whole), checking every one (`check`): each good line goes to `take` with
+ * its bytes' place in the file (and its text, when the line is that JSON
+ * as written: CheckedLine); every bad line (invalid JSON, wrong shape)
+ * is reported with file:line in one ConfigError thrown at the end, before
+ * anything is run. Blank lines are skipped. The file is read in chunks, so
+ * only one line's objects exist at a time. Returns the bytes read (the
+ * file's size).
  */
 export function walkCassette(
-  fd: number,
+  from: number | Buffer,
   file: string,
-  take: (line: CassetteLine, lineNumber: number, bytes: LineBytes) => void,
+  take: (line: CassetteLine, lineNumber: number, bytes: LineBytes, written: string | null) => void,
+  check: LineCheck,
 ): number {
   const issues: ConfigIssue[] = [];
   let badLines = 0;
   const visit = (raw: string, lineNumber: number, bytes: LineBytes): void => {
-    const checked = checkCassetteLine(raw, file, lineNumber);
+    const checked = check(raw, file, lineNumber);
     if (checked === null) return;
     if ('line' in checked) {
-      take(checked.line, lineNumber, bytes);
+      take(checked.line, lineNumber, bytes, checked.asWritten ? raw : null);
       return;
     }
     badLines += 1;
     for (const issue of checked.issues) if (issues.length < MAX_ISSUES) issues.push(issue);
   };
   let size = 0;
-  const readAt: ReadAt = (into, at, position) => {
-    try {
-      return readSync(fd, into, at, into.length - at, position);
-    } catch (error) {
-      throw new ConfigError({
-        file,
-        message: `cannot read cassette: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-        expected: 'a readable JSONL file',
-      });
-    }
-  };
+  const readAt: ReadAt =
+    typeof from === 'number'
+      ? (into, at, position) => {
+          try {
+            return readSync(from, into, at, into.length - at, position);
+          } catch (error) {
+            throw readFailure(file, error);
+          }
+        }
+      : (into, at, position) => (position < from.length ? from.copy(into, at, position) : 0);
   for (const { text, line, offset, length, complete } of jsonlLines(readAt)) {
     visit(text, line, { offset, length });
     size = offset + length + (complete ? 1 : 0);
@@ -90,12 +113,16 @@ export function walkCassette(
   return size;
 }
 
-/** One line's text checked: the line, its issues, or null for a blank line. */
-export function checkCassetteLine(
+/**
+ * A line's text parsed as JSON and the value judged by `judge`; an issue
+ * naming file:line when it is not JSON, null for a blank line.
+ */
+export function checkLineJson(
   raw: string,
   file: string,
   lineNumber: number,
-): { line: CassetteLine } | { issues: ConfigIssue[] } | null {
+  judge: (value: unknown) => CheckedLine,
+): CheckedLine {
   let value: unknown;
   try {
     value = JSON.parse(raw);
@@ -112,33 +139,5 @@ export function checkCassetteLine(
       ],
     };
   }
-  // The cheap check accepts what the schema would return unchanged; anything else goes through the schema.
-  if (isCassetteLineShape(value)) return { line: value };
-  const parsed = CassetteLine.safeParse(value);
-  if (parsed.success) return { line: parsed.data };
-  return {
-    issues: parsed.error.issues.slice(0, 3).map((issue) => ({
-      file,
-      line: lineNumber,
-      field: issue.path.join('.') || undefined,
-      message: issue.message,
-      expected: 'a cassette line (SPEC §3)',
-    })),
-  };
-}
-
-/**
- * Read one cassette JSONL file whole. Every bad line (invalid JSON, wrong
- * shape) is reported with file:line in one ConfigError; blank lines are
- * skipped. (Replay itself keeps only an index: cassette-index.ts.)
- */
-export function readCassetteFile(file: string): LocatedLine[] {
-  const fd = openCassette(file);
-  const lines: LocatedLine[] = [];
-  try {
-    walkCassette(fd, file, (line, lineNumber) => lines.push({ line, file, lineNumber }));
-  } finally {
-    closeSync(fd);
-  }
-  return lines;
+  return judge(value);
 }

@@ -1,13 +1,17 @@
-import { closeSync, readSync } from 'node:fs';
-import type { CassetteLine } from '../../src/spec/index.ts';
-import { checkCassetteLine, type LineBytes, type LocatedLine } from './cassette-file.ts';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+// Never zod, nor the spec's index: the cassette worker builds this index (cassette-prefetch.ts).
+import type { CassetteLine } from '../../src/spec/cassette.ts';
+import { readFailure, type LineBytes, type LineCheck, type LocatedLine } from './cassette-file.ts';
 import { TurnKeys, grown, type TurnKeyFields, type TurnKeysSnapshot } from './turn-keys.ts';
+
+/** A TurnIndex's per-row columns, in the order `#columns` gives them. */
+type RowColumns = [Uint32Array, Float64Array, Uint32Array, Uint32Array, Uint8Array, Uint16Array, Uint16Array];
 
 /** A TurnIndex of lines read from files, as plain data (its sources by file name), to move it between threads. */
 export interface TurnIndexSnapshot {
   keys: TurnKeysSnapshot;
   files: string[];
-  columns: [Uint32Array, Float64Array, Uint32Array, Uint32Array, Uint8Array];
+  columns: RowColumns;
   hashes: Uint8Array;
   otherHashes: Map<number, string>;
 }
@@ -24,7 +28,8 @@ export interface TurnIndexSnapshot {
  * where its line's bytes are in the file, its line number and its
  * `request_hash` — ~100 bytes a turn in typed arrays, outside the
  * JavaScript heap. A line is read again, parsed and checked when a trial
- * uses it (one positioned read). Lines given in memory (tests, hand-made
+ * uses it (one positioned read) — only its `response` part when that can
+ * be found (`responseText`). Lines given in memory (tests, hand-made
  * providers) are kept as they are.
  */
 export class TurnIndex {
@@ -41,10 +46,33 @@ export class TurnIndex {
   /** Per row: 0 no hash, 1 sha256 in #hashes, 2 another text in #otherHashes. */
   #hashKind: Uint8Array = new Uint8Array(1024);
   #otherHashes = new Map<number, string>();
+  /**
+   * Per row: the bytes of its line before and after its `response` value
+   * (`responseSpan`); 0 before it when replay reads the whole line.
+   */
+  #responseAt: Uint16Array = new Uint16Array(1024);
+  #responseTail: Uint16Array = new Uint16Array(1024);
   readonly #held = new Map<number, LocatedLine>();
 
   get size(): number {
     return this.#keys.size;
+  }
+
+  get #columns(): RowColumns {
+    return [
+      this.#source,
+      this.#offset,
+      this.#length,
+      this.#lineNumber,
+      this.#hashKind,
+      this.#responseAt,
+      this.#responseTail,
+    ];
+  }
+
+  set #columns(columns: RowColumns) {
+    [this.#source, this.#offset, this.#length, this.#lineNumber, this.#hashKind, this.#responseAt, this.#responseTail] =
+      columns;
   }
 
   /** Only for an index of lines read from files (a worker's: cassette-prefetch.ts). */
@@ -53,7 +81,7 @@ export class TurnIndex {
     return {
       keys: this.#keys.snapshot(),
       files: this.#sources.map((source) => source.file),
-      columns: [this.#source, this.#offset, this.#length, this.#lineNumber, this.#hashKind],
+      columns: this.#columns,
       hashes: this.#hashes,
       otherHashes: this.#otherHashes,
     };
@@ -64,15 +92,21 @@ export class TurnIndex {
     const index = new TurnIndex();
     index.#keys = TurnKeys.restore(snapshot.keys);
     index.#sources = snapshot.files.map(sourceOf);
-    [index.#source, index.#offset, index.#length, index.#lineNumber, index.#hashKind] = snapshot.columns;
+    index.#columns = snapshot.columns;
     const { buffer, byteOffset, byteLength } = snapshot.hashes;
     index.#hashes = Buffer.from(buffer, byteOffset, byteLength);
     index.#otherHashes = snapshot.otherHashes;
     return index;
   }
 
-  /** Index a line read from `source` at `bytes`. */
-  addFromFile(source: CassetteSource, line: CassetteLine, lineNumber: number, bytes: LineBytes): void {
+  /** Index a line read from `source` at `bytes` (`written`: its text, when it is the line as written: CheckedLine). */
+  addFromFile(
+    source: CassetteSource,
+    line: CassetteLine,
+    lineNumber: number,
+    bytes: LineBytes,
+    written: string | null,
+  ): void {
     if (this.#sources.at(-1) !== source) this.#sources.push(source);
     const row = this.#rowOf(line);
     if (this.#held.size > 0) this.#held.delete(row);
@@ -80,6 +114,9 @@ export class TurnIndex {
     this.#offset[row] = bytes.offset;
     this.#length[row] = bytes.length;
     this.#lineNumber[row] = lineNumber;
+    const span = written === null ? null : responseSpan(line, written, bytes.length);
+    this.#responseAt[row] = span === null ? 0 : span.at;
+    this.#responseTail[row] = span === null ? 0 : span.tail;
   }
 
   /** Index a line given in memory. */
@@ -119,34 +156,70 @@ export class TurnIndex {
     return true;
   }
 
-  /** The row's line, read from its file and checked again (the file may have changed since it was indexed). */
-  line(row: number): LocatedLine {
+  /**
+   * The row's line, read from its file and checked again by `check` (the
+   * file may have changed since it was indexed); an Error naming file:line
+   * when it is no longer a good cassette line.
+   */
+  line(row: number, check: LineCheck): LocatedLine {
     const source = this.#source[row]!;
     if (source === 0) return this.#held.get(row)!;
-    const file = this.#sources[source - 1]!;
+    const cassette = this.#sources[source - 1]!;
+    const { file } = cassette;
     const lineNumber = this.#lineNumber[row]!;
-    const line = file.read(this.#offset[row]!, this.#length[row]!, lineNumber);
-    return { line, file: file.file, lineNumber };
+    const text = cassette.text(this.#offset[row]!, this.#length[row]!);
+    const checked = text === null ? null : check(text, file, lineNumber);
+    if (checked !== null && 'line' in checked) return { line: checked.line, file, lineNumber };
+    throw new Error(`${file}:${lineNumber}: the cassette changed while the run read it; run again once it is written`);
+  }
+
+  /**
+   * The text of the row's `response` value alone, read from its file; null
+   * when the row has none to read alone (a held line, a recorded error, a
+   * line written otherwise than JSON.stringify writes) or it cannot be read
+   * whole. The caller parses and checks it, and reads the whole `line` when
+   * that fails.
+   */
+  responseText(row: number): string | null {
+    const at = this.#responseAt[row]!;
+    const source = this.#source[row]!;
+    if (at === 0 || source === 0) return null;
+    const length = this.#length[row]! - at - this.#responseTail[row]!;
+    return this.#sources[source - 1]!.text(this.#offset[row]! + at, length);
+  }
+
+  /**
+   * Store what `requestHash` makes — `sha256:` and 64 lowercase hex digits
+   * — as the row's 32 bytes; false for any other text (kept as it is).
+   * Decoded and checked in one pass: a regular expression, a slice and
+   * Buffer's hex decoder were ~1 µs a line of a worker's read.
+   */
+  #storeSha256(row: number, hash: string): boolean {
+    if (hash.length !== SHA256_TEXT_LENGTH || !hash.startsWith('sha256:')) return false;
+    const hashes = this.#hashes;
+    for (let index = 0, at = row * 32; index < 32; index += 1, at += 1) {
+      const high = hash.charCodeAt(7 + 2 * index);
+      const low = hash.charCodeAt(8 + 2 * index);
+      const value = high < 128 && low < 128 ? (HEX_VALUES[high]! << 4) | HEX_VALUES[low]! : -1;
+      if (value < 0) return false;
+      hashes[at] = value;
+    }
+    return true;
   }
 
   /** The row of a line's key (a new one, or the one it replaces), its request hash recorded. */
   #rowOf(line: CassetteLine): number {
     const row = this.#keys.slotOf(line.key);
     if (row === this.#source.length) {
-      [this.#source, this.#offset, this.#length, this.#lineNumber, this.#hashKind] = grown(
-        [this.#source, this.#offset, this.#length, this.#lineNumber, this.#hashKind],
-        row * 2,
-      );
+      this.#columns = grown(this.#columns, row * 2);
       const hashes = Buffer.allocUnsafe(row * 2 * 32);
       this.#hashes.copy(hashes);
       this.#hashes = hashes;
     }
     if (this.#otherHashes.size > 0) this.#otherHashes.delete(row);
     const hash = line.request_hash;
-    if (hash !== undefined && SHA256.test(hash)) {
-      this.#hashes.write(hash.slice(7), row * 32, 'hex');
-      this.#hashKind[row] = 1;
-    } else if (hash !== undefined) {
+    if (hash !== undefined && this.#storeSha256(row, hash)) this.#hashKind[row] = 1;
+    else if (hash !== undefined) {
       this.#otherHashes.set(row, hash);
       this.#hashKind[row] = 2;
     } else this.#hashKind[row] = 0;
@@ -154,11 +227,64 @@ export class TurnIndex {
   }
 }
 
-/** What `requestHash` makes (lowercase hex); any other text is kept as it is. */
-const SHA256 = /^sha256:[0-9a-f]{64}$/;
+/**
+ * Where a line's `response` value is in its bytes: how many come before it
+ * and after it; null when replay must read the whole line. Only for a line
+ * as written (`text` is its JSON, which the structural check took).
+ *
+ * Why: a trial uses only the response of its line, and parsing the whole
+ * ~680-byte line for it (key, three request hashes, label) was ~60 ms of a
+ * 10,000-task replay's main thread, and most of its garbage. Found cheaply
+ * (a worker reads every line, and a 200,000-line cassette's pre-flight
+ * waits for it): the value starts after the line's first `response":` and
+ * ends where the keys after it begin, which are found by writing them
+ * again: they must end the text exactly. Sound because every object of a
+ * line the structural check took has only keys its schema names, and none
+ * but the line's own is or ends in `response`
+ * (test/providers/cassette-line-shape.test.ts holds the schema to it), so
+ * that text is the line's own key; and because whoever reads the span
+ * parses it as one JSON value, which fails unless it is that value whole
+ * (ReplayProvider then reads the whole line): so a line with the key twice
+ * is read whole, as JSON.parse keeps the last. A line written otherwise
+ * (`"response" :`, spaces or other escapes after the response) is read
+ * whole too, as are lines whose parts before or after the response exceed
+ * the two 16-bit counts.
+ */
+export function responseSpan(
+  line: CassetteLine,
+  text: string,
+  byteLength: number,
+): { at: number; tail: number } | null {
+  if (line.response === undefined) return null;
+  // Searched without its opening quote: a pattern starting with one is slow to find in JSON.
+  const key = text.indexOf(RESPONSE_KEY);
+  if (key < 1 || text.charCodeAt(key - 1) !== QUOTE) return null;
+  const start = key + RESPONSE_KEY.length;
+  // The keys after the response, as JSON.stringify writes them, then the line's closing brace.
+  const names = Object.keys(line);
+  let after = '}';
+  for (let index = names.length - 1; names[index] !== 'response'; index -= 1)
+    after = `,${JSON.stringify(names[index])}:${JSON.stringify(line[names[index] as keyof CassetteLine])}${after}`;
+  if (text.length - after.length <= start || !text.endsWith(after)) return null;
+  let at = start;
+  let tail = after.length;
+  // Offsets count bytes; a line of one-byte characters only has as many bytes as characters.
+  if (text.length !== byteLength) {
+    if (Buffer.byteLength(text) !== byteLength) return null;
+    at = Buffer.byteLength(text.slice(0, start));
+    tail = Buffer.byteLength(after);
+  }
+  return at > 0xffff || tail > 0xffff ? null : { at, tail };
+}
+
+const RESPONSE_KEY = 'response":';
+const QUOTE = 0x22;
+
 const SHA256_TEXT_LENGTH = 'sha256:'.length + 64;
 /** The character codes of the lowercase hex digits, by value. */
 const HEX_DIGITS = Uint16Array.from('0123456789abcdef', (digit) => digit.charCodeAt(0));
+/** The value of each lowercase hex digit by its character code; -1 for any other character below 128. */
+const HEX_VALUES = Int8Array.from({ length: 128 }, (_, code) => '0123456789abcdef'.indexOf(String.fromCharCode(code)));
 
 /** Closes a cassette's descriptor once nothing can read from it any more (its providers are gone). */
 const descriptors = new FinalizationRegistry<number>((fd) => {
@@ -192,19 +318,37 @@ export class CassetteSource {
   #bytes: Buffer | null = null;
   #scratch = Buffer.allocUnsafe(64 * 1024);
 
-  constructor(file: string, fd: number) {
+  /** An open file (`fd`), or its bytes as another thread read them (cassette-prefetch.ts), held. */
+  constructor(file: string, from: number | Buffer) {
     this.file = file;
-    this.#fd = fd;
-    descriptors.register(this, fd, this);
+    if (typeof from === 'number') {
+      this.#fd = from;
+      descriptors.register(this, from, this);
+    } else {
+      this.#fd = null;
+      this.#bytes = from;
+    }
   }
 
-  /** Once the file is indexed: hold it in memory (and close it) when it is at most `holdUpTo` bytes. */
-  settle(size: number, holdUpTo = HOLD_CASSETTE_BYTES): void {
-    if (size > holdUpTo || this.#fd === null) return;
-    const bytes = Buffer.allocUnsafe(size);
-    const read = readFully(this.#fd, bytes, size, 0);
-    this.close();
-    this.#bytes = bytes.subarray(0, read);
+  /**
+   * Hold the file in memory (and close it) when it is at most `holdUpTo`
+   * bytes (`size`: its size when it was indexed, else now); its bytes, or
+   * null when it stays open to be read from. Each in a buffer of its own,
+   * so that a worker can move it to another thread.
+   */
+  settle(size: number | undefined, holdUpTo = HOLD_CASSETTE_BYTES): Buffer | null {
+    if (this.#fd === null) return this.#bytes;
+    try {
+      size ??= fstatSync(this.#fd).size;
+      if (size > holdUpTo) return null;
+      const bytes = Buffer.allocUnsafeSlow(size);
+      const read = readFully(this.#fd, bytes, size, 0);
+      this.close();
+      this.#bytes = bytes.subarray(0, read);
+    } catch (error) {
+      throw readFailure(this.file, error);
+    }
+    return this.#bytes;
   }
 
   /** Close the descriptor now (the cassette turned out bad, so no provider will read it, or it is held). */
@@ -215,21 +359,15 @@ export class CassetteSource {
     this.#fd = null;
   }
 
-  /** The line at `offset`, parsed; an Error naming file:line if it is no longer a good cassette line. */
-  read(offset: number, length: number, lineNumber: number): CassetteLine {
-    let text: string | null = null;
-    if (this.#bytes !== null) {
-      if (offset + length <= this.#bytes.length) text = this.#bytes.toString('utf8', offset, offset + length);
-    } else if (this.#fd !== null) {
-      if (length > this.#scratch.length) this.#scratch = Buffer.allocUnsafe(length);
-      if (readFully(this.#fd, this.#scratch, length, offset) === length)
-        text = this.#scratch.toString('utf8', 0, length);
-    }
-    const checked = text === null ? null : checkCassetteLine(text, this.file, lineNumber);
-    if (checked !== null && 'line' in checked) return checked.line;
-    throw new Error(
-      `${this.file}:${lineNumber}: the cassette changed while the run read it; run again once it is written`,
-    );
+  /** The text of `length` bytes at `offset`; null when the file no longer holds them all. */
+  text(offset: number, length: number): string | null {
+    if (this.#bytes !== null)
+      return offset + length <= this.#bytes.length ? this.#bytes.toString('utf8', offset, offset + length) : null;
+    if (this.#fd === null) return null;
+    if (length > this.#scratch.length) this.#scratch = Buffer.allocUnsafe(length);
+    return readFully(this.#fd, this.#scratch, length, offset) === length
+      ? this.#scratch.toString('utf8', 0, length)
+      : null;
   }
 }
 

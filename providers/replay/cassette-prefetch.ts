@@ -1,10 +1,10 @@
-import { fstatSync, statSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { ConfigError } from '../../src/spec/index.ts';
-import type { ConfigIssue } from '../../src/spec/index.ts';
+import { CassetteLine, ConfigError, shapeCheckSource } from '../../src/spec/index.ts';
+import type { ConfigIssue, ShapeCheckSource } from '../../src/spec/index.ts';
 import { openCassette } from './cassette-file.ts';
-import { CassetteSource } from './cassette-index.ts';
-import { expandGlob } from './glob.ts';
+import { CassetteSource, HOLD_CASSETTE_BYTES } from './cassette-index.ts';
+import { stampFiles, unchanged, type FileStamp } from './cassette-stamps.ts';
 import { RecordedTurns, type RecordedTurnsSnapshot } from './recorded-turns.ts';
 import { distModule } from '../../src/spec/dist-module.ts';
 
@@ -17,21 +17,38 @@ import { distModule } from '../../src/spec/dist-module.ts';
  * for 200,000 — and nothing in it needs the loaded project. A run starts a
  * worker on the cassettes of its replay provider (`prefetchCassettes`) at
  * once; the worker does exactly what `readCassettes` does here and sends
- * the index back as typed arrays. `createReplayProviders` takes it when
+ * the index back as typed arrays, with the bytes of the cassettes held in
+ * memory (moved, not copied: the main thread reads them no more).
+ * `createReplayProviders` takes it when
  * asked for the same paths — if every file is still the one the worker
  * read (size and modification time) — and otherwise reads them itself, so
  * a bad line is still reported with its file:line, by the same code.
+ *
+ * The worker imports neither zod nor the spec's schemas (~130 ms of its
+ * start, which the run's pre-flight waited for): it checks each line with
+ * the structural check `shapeCheck` generates from `CassetteLine`, made
+ * here and sent as source (`shapeCheckSource`), and imports the schema only
+ * when a line fails that check (cassette-worker.ts).
  */
 
-/** A file as the worker found it before and after reading it. */
-export interface FileStamp {
-  file: string;
-  size: number;
-  mtimeMs: number;
+export type { FileStamp } from './cassette-stamps.ts';
+
+/** What the worker is given. */
+export interface PrefetchJob {
+  paths: string[];
+  root: string;
+  /** `CassetteLine`'s structural check (without its refinement: cassette-worker.ts). */
+  lineShape: ShapeCheckSource;
 }
 
 export type PrefetchMessage =
-  | { kind: 'read'; files: FileStamp[]; models: RecordedTurnsSnapshot[] }
+  | {
+      kind: 'read';
+      files: FileStamp[];
+      models: RecordedTurnsSnapshot[];
+      /** The files held in memory, as the worker read them (moved, not copied): the main thread reads them no more. */
+      held: Map<string, Uint8Array>;
+    }
   | { kind: 'config-error'; files: FileStamp[]; issues: ConfigIssue[] }
   | { kind: 'failed' };
 
@@ -62,9 +79,8 @@ export function prefetchCassettes(
 ): void {
   dropPrefetchedCassettes();
   if (stampFiles(paths, root).reduce((total, { size }) => total + Math.max(size, 0), 0) < minBytes) return;
-  const worker = new Worker(workerScript(), {
-    workerData: { paths: [...paths], root },
-  });
+  const job: PrefetchJob = { paths: [...paths], root, lineShape: shapeCheckSource(CassetteLine) };
+  const worker = new Worker(workerScript(), { workerData: job });
   // Never what keeps a process alive: a run that fails to load exits without waiting for it.
   worker.unref();
   const entry: Prefetch = { key: keyOf(paths, root), worker, message: undefined, done: Promise.resolve() };
@@ -123,14 +139,20 @@ export function takePrefetchedCassettes(
   if (message.kind === 'failed' || !unchanged(message.files)) return null;
   if (message.kind === 'config-error') throw new ConfigError(message.issues);
   const sources = new Map<string, CassetteSource>();
+  const holdUpTo = options.holdUpTo ?? HOLD_CASSETTE_BYTES;
   try {
     for (const { file, size, mtimeMs } of message.files) {
+      const held = message.held.get(file);
+      if (held !== undefined && held.length <= holdUpTo) {
+        sources.set(file, new CassetteSource(file, Buffer.from(held.buffer, held.byteOffset, held.byteLength)));
+        continue;
+      }
       const fd = openCassette(file);
       const source = new CassetteSource(file, fd);
       sources.set(file, source);
       const stat = fstatSync(fd);
       if (stat.size !== size || stat.mtimeMs !== mtimeMs) throw new Changed();
-      source.settle(size, options.holdUpTo);
+      source.settle(size, holdUpTo);
     }
   } catch (error) {
     for (const source of sources.values()) source.close();
@@ -143,28 +165,3 @@ export function takePrefetchedCassettes(
 }
 
 class Changed extends Error {}
-
-/** The files of `paths` with their size and modification time (-1 for one that cannot be read). */
-export function stampFiles(paths: readonly string[], root: string): FileStamp[] {
-  return paths
-    .flatMap((pattern) => expandGlob(pattern, root))
-    .map((file) => {
-      try {
-        const { size, mtimeMs } = statSync(file);
-        return { file, size, mtimeMs };
-      } catch {
-        return { file, size: -1, mtimeMs: -1 };
-      }
-    });
-}
-
-function unchanged(files: readonly FileStamp[]): boolean {
-  return files.every(({ file, size, mtimeMs }) => {
-    try {
-      const stat = statSync(file);
-      return stat.size === size && stat.mtimeMs === mtimeMs;
-    } catch {
-      return false;
-    }
-  });
-}

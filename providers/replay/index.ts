@@ -1,5 +1,4 @@
-import path from 'node:path';
-import { ConfigError, ProviderError, requestHash, requestPartHashes } from '../../src/spec/index.ts';
+import { ConfigError, ProviderError, isModelTurnShape, requestHash, requestPartHashes } from '../../src/spec/index.ts';
 import type {
   CassetteKey,
   CassetteLine,
@@ -10,14 +9,14 @@ import type {
   Provider,
   TurnKey,
 } from '../../src/spec/index.ts';
-import { openCassette, walkCassette } from './cassette-file.ts';
 import type { LocatedLine } from './cassette-file.ts';
-import { CassetteSource, type TurnIndex } from './cassette-index.ts';
+import type { TurnIndex } from './cassette-index.ts';
+import { checkCassetteLine } from './cassette-line.ts';
 import { RecordedTurns } from './recorded-turns.ts';
-import { expandGlob } from './glob.ts';
 import { takePrefetchedCassettes } from './cassette-prefetch.ts';
+import { readCassettes } from './read-cassettes.ts';
 
-export { readCassetteFile } from './cassette-file.ts';
+export { readCassetteFile } from './cassette-line.ts';
 export { RecordedTurns } from './recorded-turns.ts';
 export type { LocatedLine } from './cassette-file.ts';
 export { expandGlob } from './glob.ts';
@@ -88,9 +87,12 @@ export class ReplayProvider implements Provider {
       throw new ProviderError('replay provider needs the turn key of each request', { retryable: false });
     const { row, problem } = this.#find(request, options.key);
     if (problem) throw new ProviderError(problem.message, { retryable: false });
+    // Parsed from the file for this call (cassette-index.ts), so a caller mutating the turn cannot change later replays.
+    const response = recordedResponse(this.#turns.responseText(row!));
+    if (response !== null) return response;
     let located: LocatedLine;
     try {
-      located = this.#turns.line(row!);
+      located = this.#turns.line(row!, checkCassetteLine);
     } catch (caught) {
       throw new ProviderError((caught as Error).message, { retryable: false });
     }
@@ -103,7 +105,6 @@ export class ReplayProvider implements Provider {
         scope: line.error.scope,
       });
     }
-    // Parsed from the file for this call (cassette-index.ts), so a caller mutating the turn cannot change later replays.
     return line.response!;
   }
 
@@ -122,11 +123,26 @@ export class ReplayProvider implements Provider {
     // Only a stale turn's line is read here, for the message.
     let message: string;
     try {
-      message = staleMessage(this.#turns.line(row), request, key);
+      message = staleMessage(this.#turns.line(row, checkCassetteLine), request, key);
     } catch (caught) {
       message = (caught as Error).message;
     }
     return { row, problem: { kind: 'stale', message } };
+  }
+}
+
+/**
+ * A row's `response` read alone (cassette-index.ts, `responseText`), when
+ * it is a model turn the schema would take unchanged; null sends the caller
+ * to the whole line, checked as the cassette was, with its errors.
+ */
+function recordedResponse(text: string | null): ModelTurn | null {
+  if (text === null) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return isModelTurnShape(value) ? value : null;
+  } catch {
+    return null;
   }
 }
 
@@ -156,7 +172,8 @@ export function createReplayProviders(
   paths: readonly string[],
   options: ReplayOptions & { root: string },
 ): ReplayProvider[] {
-  const byModel = takePrefetchedCassettes(paths, options) ?? readCassettes(paths, options);
+  const byModel =
+    takePrefetchedCassettes(paths, options) ?? readCassettes(paths, { ...options, check: checkCassetteLine });
   if (byModel.size === 0)
     throw new ConfigError({
       file: paths.join(','),
@@ -164,42 +181,4 @@ export function createReplayProviders(
       expected: 'at least one cassette line',
     });
   return [...byModel.keys()].sort().map((model) => new ReplayProvider(model, byModel.get(model)!, options));
-}
-
-/** Read, check and index the cassettes of `paths`, file after file, by recorded model. */
-export function readCassettes(
-  paths: readonly string[],
-  options: Pick<ReplayOptions, 'holdUpTo'> & { root: string; indexOnly?: boolean },
-): Map<string, RecordedTurns> {
-  const byModel = new Map<string, RecordedTurns>();
-  for (const pattern of paths) {
-    const files = expandGlob(pattern, options.root);
-    if (files.length === 0) {
-      throw new ConfigError({
-        file: path.resolve(options.root, pattern),
-        message: 'no cassette matches this path',
-        expected: 'one or more .jsonl cassette files',
-      });
-    }
-    for (const file of files) {
-      // Lines are checked as they are read, and indexed without being kept (cassette-index.ts).
-      const fd = openCassette(file);
-      const source = new CassetteSource(file, fd);
-      try {
-        const size = walkCassette(fd, file, (line, lineNumber, bytes) => {
-          let turns = byModel.get(line.model);
-          if (!turns) byModel.set(line.model, (turns = new RecordedTurns(line.model)));
-          turns.note(line, file, lineNumber);
-          turns.index.addFromFile(source, line, lineNumber, bytes);
-        });
-        // A worker's index (cassette-prefetch.ts) reads nothing later: its thread gives the file back at once.
-        if (options.indexOnly) source.close();
-        else source.settle(size, options.holdUpTo);
-      } catch (error) {
-        source.close();
-        throw error;
-      }
-    }
-  }
-  return byModel;
 }

@@ -1,4 +1,5 @@
-import { ConfigError } from '../../src/spec/index.ts';
+// Never zod, nor the spec's index: the cassette worker gathers these (cassette-prefetch.ts).
+import { ConfigError } from '../../src/spec/errors.ts';
 import type { CassetteLine, NativeSearch } from '../../src/spec/index.ts';
 import { TurnIndex, type TurnIndexSnapshot } from './cassette-index.ts';
 import type { CassetteSource } from './cassette-index.ts';

@@ -53,11 +53,30 @@ export function shapeCheck<S extends z.ZodType>(schema: S): ShapeCheck<z.output<
 
 /** Generated source, like a hand-written check: one function per object, array, record, union and lazy schema. */
 function compileCheck(schema: unknown): (value: unknown) => boolean {
+  return shapeCheckFromSource(shapeCheckSource(schema as z.ZodType));
+}
+
+/**
+ * A shape check as plain data: its generated source and the constants
+ * (regular expressions) it uses — structured-clonable, so a thread that
+ * never imports zod can rebuild it with `shapeCheckFromSource` (the replay
+ * cassette worker: providers/replay/cassette-prefetch.ts).
+ */
+export interface ShapeCheckSource {
+  source: string;
+  constants: unknown[];
+}
+
+/** The check `shapeCheck(schema)` compiles, as source (see ShapeCheckSource). */
+export function shapeCheckSource(schema: z.ZodType): ShapeCheckSource {
   const compiler = new Compiler();
   const entry = compiler.functionOf(schema);
-  return new Function('constants', `'use strict';\n${compiler.functions.join('\n')}\nreturn ${entry};`)(
-    compiler.constants,
-  ) as (value: unknown) => boolean;
+  return { source: `'use strict';\n${compiler.functions.join('\n')}\nreturn ${entry};`, constants: compiler.constants };
+}
+
+/** The check a `shapeCheckSource` describes; needs no zod. */
+export function shapeCheckFromSource<T>({ source, constants }: ShapeCheckSource): ShapeCheck<T> {
+  return new Function('constants', source)(constants) as ShapeCheck<T>;
 }
 
 /** Writes the check as JavaScript source: an expression per primitive, a function per container. */

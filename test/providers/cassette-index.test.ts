@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createReplayProviders } from '../../providers/replay/index.ts';
-import { TurnIndex } from '../../providers/replay/cassette-index.ts';
+import { TurnIndex, responseSpan } from '../../providers/replay/cassette-index.ts';
 import { buildRequest, initialMessages } from '../../src/solve/index.ts';
 import { ProviderError, requestHash, requestPartHashes } from '../../src/spec/index.ts';
 import type { CassetteLine } from '../../src/spec/index.ts';
@@ -139,6 +139,83 @@ describe('cassette index', () => {
       for (const turn of [0, 1234, 2047, 2999])
         expect((await provider!.propose(request(), { key: key(turn) })).text).toBe(`answer ${turn} ${'x'.repeat(500)}`);
     }
+  });
+
+  it('reads only a turn’s response where it can find it, else the whole line: the same turn either way', async () => {
+    const plain = turnLine(0, 'plain');
+    const duplicate = turnLine(5, 'the last one');
+    const byResponse = JSON.parse(turnLine(6, 'response first')) as CassetteLine;
+    const lines = {
+      plain,
+      'not ASCII': turnLine(1, 'café ☕ 😀'),
+      'a key in a string': turnLine(2, 'say "response":{"text":"fake"} \\ and \\"response\\":'),
+      'spaced out': turnLine(3, 'spaced').replace('"response":', '"response": '),
+      'the key spaced out': turnLine(10, 'spaced').replace('"response":', '"response" :'),
+      'escaped otherwise': turnLine(4, 'é').replace('é', '\\u00e9'),
+      // JSON.parse keeps the last of two keys; so does replay.
+      'a key twice': duplicate.replace(
+        '{"v":1,',
+        `{"v":1,"response":${JSON.stringify({ ...byResponse.response, text: 'not me' })},`,
+      ),
+      'response first': JSON.stringify({ response: byResponse.response, ...byResponse }),
+      labelled: turnLine(7, 'labelled', { label: 'synthetic: "careful"' }),
+      'a later key spaced out': turnLine(8, 'spaced', { label: 'l' }).replace('"label":', '"label": '),
+      // The keys after the response end the line as they would be written, but the label is there twice.
+      'a later key twice': turnLine(9, 'twice', { label: 'b' }).replace('"label":"b"}', '"label":"a","label":"b"}'),
+    };
+    // Where each response is read from: alone, whole (no place kept), or whole after its place did not parse.
+    const readFrom = Object.fromEntries(
+      Object.entries(lines).map(([name, text]) => {
+        const line = JSON.parse(text) as CassetteLine;
+        const span = responseSpan(line, text, Buffer.byteLength(text));
+        if (span === null) return [name, 'whole'];
+        const alone = Buffer.from(text)
+          .subarray(span.at, Buffer.byteLength(text) - span.tail)
+          .toString();
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(alone);
+        } catch {
+          return [name, 'whole after trying'];
+        }
+        expect(parsed).toEqual(line.response);
+        return [name, 'alone'];
+      }),
+    );
+    expect(readFrom).toEqual({
+      plain: 'alone',
+      'not ASCII': 'alone',
+      'a key in a string': 'alone',
+      'spaced out': 'alone',
+      'the key spaced out': 'whole',
+      'escaped otherwise': 'alone',
+      'a key twice': 'whole',
+      'response first': 'alone',
+      labelled: 'alone',
+      'a later key spaced out': 'whole',
+      'a later key twice': 'whole after trying',
+    });
+    const file = cassette('response-alone.jsonl', Object.values(lines));
+    for (const holdUpTo of [0, 1 << 30]) {
+      const [provider] = createReplayProviders([file], { root: work, holdUpTo });
+      for (const text of Object.values(lines)) {
+        const line = JSON.parse(text) as CassetteLine;
+        expect(await provider!.propose(request(), { key: key(line.key.turn) })).toEqual(line.response);
+      }
+    }
+    expect(responseSpan(JSON.parse(plain) as CassetteLine, plain, plain.length + 1)).toBeNull();
+  });
+
+  it('a response broken after opening is reported for its whole line, as before', async () => {
+    const file = cassette('broken.jsonl', [turnLine(0, 'first'), turnLine(1, 'second')]);
+    const [provider] = createReplayProviders([file], { root: work, holdUpTo: 100 });
+    // Same length: the index still points at the line, whose response is no longer JSON.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"text":"second"', '"text":"seco"d"'));
+    const error = await provider!.propose(request(), { key: key(1) }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as Error).message).toBe(
+      `${file}:2: the cassette changed while the run read it; run again once it is written`,
+    );
   });
 
   it('a small cassette is held as it was read: an edit after opening changes nothing', async () => {

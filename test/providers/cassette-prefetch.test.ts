@@ -1,8 +1,10 @@
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { takePrefetchedCassettes } from '../../providers/replay/cassette-prefetch.ts';
+import { checkCassetteLine } from '../../providers/replay/cassette-line.ts';
+import { readCassettes } from '../../providers/replay/read-cassettes.ts';
 import {
   ReplayProvider,
   createReplayProviders,
@@ -80,6 +82,56 @@ describe('cassette prefetch', () => {
     expect(inThread!.message).toContain(`${path.join(work, name)}:2`);
     await prefetched(name);
     expect(() => takePrefetchedCassettes([name], { root: work })).toThrow(inThread!.message);
+  });
+
+  it('a line only the schema takes (defaults to fill in) is read by the schema in the worker too', async () => {
+    // The worker checks lines without zod, and imports the schema for a line its check does not take.
+    const bare = JSON.stringify({
+      v: 1,
+      provider: 'openai',
+      model: 'careful',
+      key: key('bare', 0),
+      response: { text: 'hand-written' },
+    });
+    const name = cassette('defaults.jsonl', [line('a', 0), bare, line('b', 0)]);
+    await prefetched(name);
+    const fromWorker = takePrefetchedCassettes([name], { root: work });
+    expect(fromWorker).not.toBeNull();
+    const viaWorker = new ReplayProvider('careful', fromWorker!.get('careful')!, { allowStale: true });
+    const [here] = createReplayProviders([name], { root: work, allowStale: true });
+    for (const asked of [key('a', 0), key('bare', 0), key('b', 0)])
+      expect(await viaWorker.propose(request, { key: asked })).toEqual(await here!.propose(request, { key: asked }));
+    expect(await viaWorker.propose(request, { key: key('bare', 0) })).toMatchObject({
+      text: 'hand-written',
+      tool_calls: [],
+      finish_reason: 'stop',
+    });
+  });
+
+  it('the worker hands over the bytes of a cassette held in memory; one larger than the caller holds is read from its file', async () => {
+    const lines = Array.from({ length: 50 }, (_, index) => line(`task-${index}`, 0));
+    const name = cassette('handed.jsonl', lines);
+    const file = path.join(work, name);
+    const handOver = new Map<string, Buffer>();
+    readCassettes([name], { root: work, check: checkCassetteLine, indexOnly: true, handOver });
+    expect([...handOver.keys()]).toEqual([file]);
+    expect(handOver.get(file)!.equals(readFileSync(file))).toBe(true);
+    const none = new Map<string, Buffer>();
+    readCassettes([name], { root: work, check: checkCassetteLine, indexOnly: true, handOver: none, holdUpTo: 100 });
+    expect(none.size).toBe(0);
+
+    const answer = async (holdUpTo?: number) => {
+      await prefetched(name);
+      const turns = takePrefetchedCassettes([name], { root: work, holdUpTo })!.get('careful')!;
+      const provider = new ReplayProvider('careful', turns, { allowStale: true });
+      // Same length, same place: only a cassette read back from its file answers the edit.
+      writeFileSync(file, readFileSync(file, 'utf8').replace('task-3 turn 0', 'TASK-3 TURN 0'));
+      const turn = await provider.propose(request, { key: key('task-3', 0) });
+      writeFileSync(file, `${lines.join('\n')}\n`);
+      return turn.text;
+    };
+    expect(await answer()).toBe('task-3 turn 0');
+    expect(await answer(100)).toBe('TASK-3 TURN 0');
   });
 
   it('a small cassette is read where it is used, without a worker', async () => {

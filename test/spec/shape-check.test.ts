@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Json, shapeCheck } from '../../src/spec/index.ts';
+import { Json, shapeCheck, shapeCheckFromSource, shapeCheckSource } from '../../src/spec/index.ts';
 
 // shapeCheck(schema)(value) must be true only when schema.parse(value)
 // succeeds and returns the value unchanged; false sends the caller to zod.
@@ -71,5 +71,24 @@ describe('shapeCheck', () => {
     expect(() => shapeCheck(z.string().transform((text) => text.length))('x')).toThrow(/not supported/);
     expect(() => shapeCheck(z.union([z.object({ a: z.string() }), z.string()]))('x')).toThrow(/union/);
     expect(() => shapeCheck(z.string().email())('a@b.c')).toThrow(/not supported/);
+  });
+
+  it('as source, sent to a thread without zod (a structured clone), checks what shapeCheck checks', () => {
+    const schema = z.object({
+      code: z.string().regex(/^[a-z]+$/i),
+      tags: z.array(z.string().min(1)).optional(),
+      size: z.number().int().nonnegative().default(0),
+    });
+    const check = shapeCheckFromSource(structuredClone(shapeCheckSource(schema)));
+    const values = [
+      { code: 'aB', size: 1 },
+      { code: 'a1', size: 1 },
+      { code: 'ab', tags: [''], size: 1 },
+      { code: 'ab', tags: ['x'], size: 2 },
+      { code: 'ab' },
+      { code: 'ab', size: 1, extra: true },
+    ];
+    expect(values.map(check)).toEqual(values.map(shapeCheck(schema)));
+    expect(values.map(check)).toEqual([true, false, false, true, false, false]);
   });
 });
