@@ -124,3 +124,7 @@ export function resolvePlain(source: string): unknown {
   if (IMPLICIT_STARTS !== null && source !== '' && !IMPLICIT_STARTS.has(source[0]!)) return source;
   return CORE_SCHEMA.resolveImplicitScalarTag(source).value;
 }
+
+/** Thrown by the plain reader (src/load/plain-yaml.ts, plain-yaml-scalars.ts) when the text leaves its subset; `parsePlain` catches it. */
+class Unsure extends Error {}
+export const UNSURE = new Unsure();

@@ -9,22 +9,21 @@ import {
   DOUBLE_QUOTE,
   SINGLE_QUOTE,
   COLON,
-  BACKSLASH,
   OPEN_BRACKET,
   CLOSE_BRACKET,
   OPEN_BRACE,
   CLOSE_BRACE,
   canStartPlain,
-  isJsonEscape,
   ASCII,
   PRINTABLE_ASCII,
   KEY,
   FLOW_PLAIN,
-  SIMPLE_DOUBLE_QUOTED,
   fitted,
   resolvePlain,
+  UNSURE,
 } from './plain-yaml-tokens.ts';
 import { RecentStrings } from './recent-strings.ts';
+import { doubleQuoted, singleQuoted, foldedStripped } from './plain-yaml-scalars.ts';
 import { latin1Bytes } from './file-bytes.ts';
 
 /**
@@ -51,10 +50,6 @@ import { latin1Bytes } from './file-bytes.ts';
 /** What may follow a JSON-like key's `:` (`jsonLikeKey`). */
 const JSON_LIKE_VALUE_START = /^[ "'[{0-9A-Za-z-]$/;
 const GREATER_THAN = '>'.charCodeAt(0);
-
-/** Thrown (and caught in `parsePlain`) when the text leaves the subset. */
-class Unsure extends Error {}
-const UNSURE = new Unsure();
 
 class Reader {
   position = 0;
@@ -182,7 +177,7 @@ class Reader {
    * starts with a quote, a bracket, a digit, `-` or a letter (anything else is js-yaml's).
    */
   jsonLikeKey(): string {
-    const key = this.doubleQuoted();
+    const key = doubleQuoted(this);
     const text = this.text;
     if (text.charCodeAt(this.position) !== COLON || key === '__proto__') throw UNSURE;
     this.position++;
@@ -253,7 +248,7 @@ class Reader {
     const text = this.text;
     this.skipSpaces();
     const code = text.charCodeAt(this.position);
-    if (code === GREATER_THAN) return this.foldedStripped(indent);
+    if (code === GREATER_THAN) return foldedStripped(this, indent);
     if (this.position < text.length && code !== NEWLINE && code !== HASH) return this.inlineValue(indent, offsets);
     if (code === HASH) throw UNSURE;
     if (this.position < text.length) this.position++;
@@ -269,58 +264,6 @@ class Reader {
     // An empty value: the next line belongs to an enclosing block.
     this.position = lineStart;
     return null;
-  }
-
-  /**
-   * A folded block scalar with strip chomping (`key: >-`, as hand-written suites wrap a long
-   * description) in its simplest form: the header alone on its line, then lines of one
-   * indentation (more than the key's), none blank, none ending in a space; its value is
-   * those lines joined by single spaces. Blank lines after it (before a less indented line
-   * or the end) are stripped, as `-` says. Anything else is js-yaml's.
-   */
-  foldedStripped(indent: number): string {
-    const text = this.text;
-    if (text.charCodeAt(this.position + 1) !== DASH || text.charCodeAt(this.position + 2) !== NEWLINE) throw UNSURE;
-    let at = this.position + 3;
-    let lineIndent = -1;
-    let value = '';
-    for (;;) {
-      let end = text.indexOf('\n', at);
-      if (end === -1) end = text.length;
-      const column = this.indentAt(at);
-      if (at >= text.length || at + column === end) {
-        // A blank line (or the end): the scalar ends here when no more of it follows.
-        if (column > 0) throw UNSURE;
-        const next = at >= text.length ? -1 : this.lineAfterBlanks(at);
-        if (next !== -1 && this.indentAt(next) > indent) throw UNSURE;
-        break;
-      }
-      if (lineIndent === -1) {
-        if (column <= indent) throw UNSURE;
-        lineIndent = column;
-      } else if (column !== lineIndent) {
-        if (column > indent) throw UNSURE;
-        break;
-      }
-      if (text.charCodeAt(end - 1) === SPACE) throw UNSURE;
-      value += (value === '' ? '' : ' ') + this.slice(at + column, end);
-      if (end >= text.length) {
-        at = end;
-        break;
-      }
-      at = end + 1;
-    }
-    if (lineIndent === -1) throw UNSURE;
-    this.position = at;
-    return value;
-  }
-
-  /** The start of the first line from `lineStart` on that is not empty, or -1 at the end of the text. */
-  lineAfterBlanks(lineStart: number): number {
-    const text = this.text;
-    let at = lineStart;
-    while (at < text.length && text.charCodeAt(at) === NEWLINE) at++;
-    return at < text.length ? at : -1;
   }
 
   /**
@@ -410,8 +353,8 @@ class Reader {
         else if (separator !== CLOSE_BRACE) throw UNSURE;
       }
     }
-    if (code === DOUBLE_QUOTE) return this.doubleQuoted();
-    if (code === SINGLE_QUOTE) return this.singleQuoted();
+    if (code === DOUBLE_QUOTE) return doubleQuoted(this);
+    if (code === SINGLE_QUOTE) return singleQuoted(this);
     return this.flowPlain();
   }
 
@@ -431,61 +374,6 @@ class Reader {
     if (last === start) throw UNSURE;
     this.position = at;
     return this.plainValue(start, last);
-  }
-
-  /** A one-line double-quoted scalar using only the escapes YAML and JSON share. */
-  doubleQuoted(): string {
-    const text = this.text;
-    const start = this.position + 1;
-    // Most are one line without escapes: matched by the regular expression engine, not character by character.
-    SIMPLE_DOUBLE_QUOTED.lastIndex = this.position;
-    if (SIMPLE_DOUBLE_QUOTED.test(text)) {
-      this.position = SIMPLE_DOUBLE_QUOTED.lastIndex;
-      return this.slice(start, this.position - 1);
-    }
-    let at = start;
-    let escaped = false;
-    for (;;) {
-      const code = text.charCodeAt(at);
-      if (code === DOUBLE_QUOTE) break;
-      if (code === NEWLINE || at >= text.length) throw UNSURE;
-      if (code === BACKSLASH) {
-        if (!isJsonEscape(text.charCodeAt(at + 1))) throw UNSURE;
-        escaped = true;
-        at += 2;
-        continue;
-      }
-      at++;
-    }
-    this.position = at + 1;
-    if (!escaped) return this.slice(start, at);
-    try {
-      return JSON.parse(text.slice(start - 1, at + 1)) as string;
-    } catch {
-      throw UNSURE; // e.g. a short \u escape
-    }
-  }
-
-  /** A one-line single-quoted scalar (`''` is a quote). */
-  singleQuoted(): string {
-    const text = this.text;
-    const start = this.position + 1;
-    let at = start;
-    let doubled = false;
-    for (;;) {
-      const code = text.charCodeAt(at);
-      if (code === NEWLINE || at >= text.length) throw UNSURE;
-      if (code === SINGLE_QUOTE) {
-        if (text.charCodeAt(at + 1) !== SINGLE_QUOTE) break;
-        doubled = true;
-        at += 2;
-        continue;
-      }
-      at++;
-    }
-    this.position = at + 1;
-    const raw = this.slice(start, at);
-    return doubled ? raw.replaceAll("''", "'") : raw;
   }
 }
 
