@@ -89,41 +89,6 @@ interface Hashed {
 }
 const byLastMessage = new WeakMap<object, Hashed>();
 
-/**
- * The records of requests that continue a conversation (turn 1 on): the
- * last CONTINUATIONS_KEPT of them, held strongly, rather than in
- * `byLastMessage`. Their key is a message made during the trial, and the
- * record holds it (its request's messages): kept weakly, that is an
- * ephemeron whose key is reachable from its own value, which V8's
- * young-generation collections do not clear, so each replayed trial's last
- * record (request, messages, text) was copied by the scavenges and
- * promoted; and a WeakMap insert was a third of a found hash's cost. A
- * conversation's next request comes a few requests (of the other trials
- * in flight) after its last one; one pushed out of these is hashed from
- * its start again, to the same value. A conversation's first request stays
- * in `byLastMessage`: keyed by a task's starting message, it waits there
- * from the pre-flight to the trial.
- */
-const continuations = new Map<object, Hashed>();
-const CONTINUATIONS_KEPT = 64;
-
-function recordOf(message: object): Hashed | undefined {
-  return continuations.get(message) ?? byLastMessage.get(message);
-}
-
-function forget(message: object): void {
-  if (!continuations.delete(message)) byLastMessage.delete(message);
-}
-
-function remember(message: object, record: Hashed, continued: boolean): void {
-  if (!continued) {
-    byLastMessage.set(message, record);
-    return;
-  }
-  continuations.set(message, record);
-  if (continuations.size > CONTINUATIONS_KEPT) continuations.delete(continuations.keys().next().value!);
-}
-
 function sameParts(a: ModelRequest, b: ModelRequest): boolean {
   if (
     a.tools !== b.tools ||
@@ -148,23 +113,23 @@ function sameMessages(a: readonly unknown[], b: readonly unknown[], count: numbe
  * the longest earlier request of the same conversation (which is then
  * dropped: the conversation moved on), the rest made here.
  */
-function messagesText(messages: readonly unknown[]): { text: string; from: number } {
+function messagesText(messages: readonly unknown[]): string {
   let from = 0;
   let text = '';
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index];
-    const earlier = typeof message === 'object' && message !== null ? recordOf(message) : undefined;
+    const earlier = typeof message === 'object' && message !== null ? byLastMessage.get(message) : undefined;
     if (earlier === undefined) continue;
     const before = earlier.request.messages;
     if (before.length !== index + 1 || !sameMessages(before, messages, index)) continue;
     text = earlier.messagesText;
     from = index + 1;
-    if (from < messages.length) forget(message as object);
+    if (from < messages.length) byLastMessage.delete(message as object);
     break;
   }
   for (let index = from; index < messages.length; index += 1)
     text += `${index === 0 ? '' : ','}${canonicalJson(messages[index])}`;
-  return { text, from };
+  return text;
 }
 
 /**
@@ -176,10 +141,10 @@ function messagesText(messages: readonly unknown[]): { text: string; from: numbe
 export function requestHash(request: ModelRequest): string {
   const last = request.messages.at(-1);
   const lastObject = typeof last === 'object' && last !== null ? last : undefined;
-  const earlier = lastObject === undefined ? undefined : recordOf(lastObject);
+  const earlier = lastObject === undefined ? undefined : byLastMessage.get(lastObject);
   if (earlier !== undefined && (earlier.request === request || sameParts(earlier.request, request)))
     return earlier.hash;
-  const { text: built, from } = messagesText(request.messages);
+  const built = messagesText(request.messages);
   // The canonical JSON of the hashed fields, keys in sorted order (messages, model, system, tool_choice,
   // tool_search, tools), undefined ones left out: the tools' part is made once per tools array.
   let rest = ']';
@@ -197,7 +162,7 @@ export function requestHash(request: ModelRequest): string {
   end += scratch.write(rest, end);
   end += tail.copy(scratch, end);
   const hash = `sha256:${sha256Hex(scratch.subarray(0, end))}`;
-  if (lastObject !== undefined) remember(lastObject, { request, hash, messagesText: built }, from > 0);
+  if (lastObject !== undefined) byLastMessage.set(lastObject, { request, hash, messagesText: built });
   return hash;
 }
 
