@@ -2,8 +2,8 @@
 // and ajv-formats in one CommonJS file, dist/src/vendor/ajv.cjs, which
 // src/registry/schema/ajv-modules.ts requires instead of the packages while
 // the installed versions are the bundled ones.
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 // Getters: a draft's module runs on first use, as a require of it did (ajv-formats requires draft-07's).
 const ENTRY = `module.exports = {
@@ -21,18 +21,20 @@ function packageOf(input) {
 
 /** Write the bundle of the installed packages to `file` (under dist/: AJV_BUNDLE_IN_DIST). */
 export async function writeAjvBundle(esbuild, rootDir, file) {
-  const probe = await esbuild.build({
+  // One build, kept in memory: its inputs name the packages whose versions and licences go with it.
+  const built = await esbuild.build({
     stdin: { contents: ENTRY, resolveDir: rootDir, loader: 'js', sourcefile: 'ajv-bundle.cjs' },
     bundle: true,
     write: false,
     metafile: true,
     format: 'cjs',
     platform: 'node',
+    target: 'node20',
     logLevel: 'warning',
   });
   const names = [
     ...new Set(
-      Object.keys(probe.metafile.inputs)
+      Object.keys(built.metafile.inputs)
         .filter((input) => input.includes('node_modules/'))
         .map(packageOf),
     ),
@@ -45,15 +47,8 @@ export async function writeAjvBundle(esbuild, rootDir, file) {
     const licence = readdirSync(dir).find((file) => /^licen[cs]e/i.test(file));
     if (licence) licences.push(`${name}@${versions[name]}:\n\n${readFileSync(join(dir, licence), 'utf8').trim()}`);
   }
-  await esbuild.build({
-    stdin: { contents: ENTRY, resolveDir: rootDir, loader: 'js', sourcefile: 'ajv-bundle.cjs' },
-    outfile: file,
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
-    banner: { js: `/*!\n${licences.join('\n\n').replaceAll('*/', '* /')}\n*/` },
-    footer: { js: `module.exports.versions = ${JSON.stringify(versions)};` },
-  });
+  const banner = `/*!\n${licences.join('\n\n').replaceAll('*/', '* /')}\n*/`;
+  const footer = `module.exports.versions = ${JSON.stringify(versions)};`;
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${banner}\n${built.outputFiles[0].text}${footer}\n`);
 }

@@ -70,16 +70,15 @@ export function readFailure(file: string, error: unknown): ConfigError {
  * its bytes' place in the file (and its text, when the line is that JSON
  * as written: CheckedLine); every bad line (invalid JSON, wrong shape)
  * is reported with file:line in one ConfigError thrown at the end, before
- * anything is run. Blank lines are skipped. The file is read in chunks, so
- * only one line's objects exist at a time. Returns the bytes read (the
- * file's size).
+ * anything is run. Blank lines are skipped. A descriptor is read in
+ * chunks; either way only one line's objects exist at a time.
  */
 export function walkCassette(
   from: number | Buffer,
   file: string,
   take: (line: CassetteLine, lineNumber: number, bytes: LineBytes, written: string | null) => void,
   check: LineCheck,
-): number {
+): void {
   const issues: ConfigIssue[] = [];
   let badLines = 0;
   const visit = (raw: string, lineNumber: number, bytes: LineBytes): void => {
@@ -92,7 +91,6 @@ export function walkCassette(
     badLines += 1;
     for (const issue of checked.issues) if (issues.length < MAX_ISSUES) issues.push(issue);
   };
-  let size = 0;
   const readAt: ReadAt =
     typeof from === 'number'
       ? (into, at, position) => {
@@ -103,14 +101,10 @@ export function walkCassette(
           }
         }
       : (into, at, position) => (position < from.length ? from.copy(into, at, position) : 0);
-  for (const { text, line, offset, length, complete } of jsonlLines(readAt)) {
-    visit(text, line, { offset, length });
-    size = offset + length + (complete ? 1 : 0);
-  }
+  for (const { text, line, offset, length } of jsonlLines(readAt)) visit(text, line, { offset, length });
   const named = new Set(issues.map((issue) => issue.line)).size;
   if (badLines > named) issues.push({ file, message: `… and ${badLines - named} more bad lines` });
   if (issues.length > 0) throw new ConfigError(issues);
-  return size;
 }
 
 /**

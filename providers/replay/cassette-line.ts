@@ -1,6 +1,5 @@
-import { closeSync } from 'node:fs';
 import { CassetteLine, isCassetteLineShape } from '../../src/spec/index.ts';
-import { checkLineJson, openCassette, walkCassette, type CheckedLine, type LocatedLine } from './cassette-file.ts';
+import { checkLineJson, type CheckedLine } from './cassette-file.ts';
 
 /**
  * One line's text checked against the spec's `CassetteLine`: the line, its
@@ -22,20 +21,4 @@ export function checkCassetteLine(raw: string, file: string, lineNumber: number)
       })),
     };
   });
-}
-
-/**
- * Read one cassette JSONL file whole. Every bad line (invalid JSON, wrong
- * shape) is reported with file:line in one ConfigError; blank lines are
- * skipped. (Replay itself keeps only an index: cassette-index.ts.)
- */
-export function readCassetteFile(file: string): LocatedLine[] {
-  const fd = openCassette(file);
-  const lines: LocatedLine[] = [];
-  try {
-    walkCassette(fd, file, (line, lineNumber) => lines.push({ line, file, lineNumber }), checkCassetteLine);
-  } finally {
-    closeSync(fd);
-  }
-  return lines;
 }

@@ -37,7 +37,7 @@ export type { FileStamp } from './cassette-stamps.ts';
 export interface PrefetchJob {
   paths: string[];
   root: string;
-  /** `CassetteLine`'s structural check (without its refinement: cassette-worker.ts). */
+  /** `CassetteLine`'s structural check (without its refinement: check-without-schema.ts). */
   lineShape: ShapeCheckSource;
 }
 

@@ -1,6 +1,7 @@
 // Never zod, nor the spec's index: the cassette worker checks lines with this module (cassette-prefetch.ts).
 import type { CassetteLine } from '../../src/spec/cassette.ts';
 import { shapeCheckFromSource, type ShapeCheckSource } from '../../src/spec/shape-check.ts';
+import { hasOneOutcome } from '../../src/spec/cassette-outcome.ts';
 import { checkLineJson, type LineCheck } from './cassette-file.ts';
 
 /** A line the structural check does not take: only the schema can say what it is (or fill in its defaults). */
@@ -18,8 +19,7 @@ export function checkWithoutSchema(lineShape: ShapeCheckSource): LineCheck {
   const isShape = shapeCheckFromSource<CassetteLine>(lineShape);
   return (raw, file, lineNumber) =>
     checkLineJson(raw, file, lineNumber, (value) => {
-      if (isShape(value) && (value.response === undefined) !== (value.error === undefined))
-        return { line: value, asWritten: true };
+      if (isShape(value) && hasOneOutcome(value)) return { line: value, asWritten: true };
       throw new NeedsSchema();
     });
 }

@@ -16,7 +16,6 @@ import { RecordedTurns } from './recorded-turns.ts';
 import { takePrefetchedCassettes } from './cassette-prefetch.ts';
 import { readCassettes } from './read-cassettes.ts';
 
-export { readCassetteFile } from './cassette-line.ts';
 export { RecordedTurns } from './recorded-turns.ts';
 export type { LocatedLine } from './cassette-file.ts';
 export { expandGlob } from './glob.ts';

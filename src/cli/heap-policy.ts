@@ -15,7 +15,8 @@ import { isSmallRun } from '../spec/run-size.ts';
  * generation by 1.5× instead costs a few more full collections (~10 ms
  * each at this size; no measurable change in throughput) and keeps the peak
  * near the live set. V8 reads this flag at every full collection, so
- * setting it when the command starts takes effect for the whole command.
+ * setting it when the command starts takes effect from then on (a small
+ * run's trials set it back to V8's own growth: `fitHeapGrowth`).
  */
 export function limitHeapGrowth(): void {
   setFlagsFromString('--heap-growing-percent=50');

@@ -18,23 +18,16 @@ import { yamlFilesIn } from './yaml-files.ts';
 import { propertyNames } from './tool-schema.ts';
 import { plainTask } from './plain-task.ts';
 import { zodIssuesToConfigIssues } from './zod-issues.ts';
+import { shapeCheck } from '../spec/shape-check.ts';
 
 /** The file's outer shape; each task is checked on its own so one bad task does not hide the others. */
 const TaskFileShape = z.strictObject({ v: z.literal(1).optional(), tasks: z.array(z.unknown()).min(1) });
 
 /**
- * The file's task list when the shape is plainly what TaskFileShape accepts (`tasks:` a
- * non-empty list, `v: 1` or none, nothing else), else undefined and zod decides. zod would
- * copy the list item by item (z.unknown() each) only to hand back the same items.
+ * A file whose outer shape TaskFileShape takes as it is: its list is used without zod, which
+ * would copy it item by item (z.unknown() each) only to hand back the same items.
  */
-function plainTaskList(value: unknown): unknown[] | undefined {
-  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype)
-    return undefined;
-  const { v, tasks } = value as { v?: unknown; tasks?: unknown };
-  for (const key in value) if (key !== 'v' && key !== 'tasks') return undefined;
-  if (!(v === undefined || v === 1) || (v === undefined && 'v' in value)) return undefined;
-  return Array.isArray(tasks) && tasks.length > 0 ? tasks : undefined;
-}
+const isPlainTaskFile = shapeCheck(TaskFileShape);
 
 /** A task with the file it came from, for later cross-file checks. */
 export interface LocatedTask {
@@ -65,7 +58,7 @@ export async function* readTaskFiles(
     const source = await readSourceFile(path, root, issues);
     if (!source) continue;
     const value = source.value();
-    let tasks = plainTaskList(value);
+    let tasks = isPlainTaskFile(value) ? value.tasks : undefined;
     if (tasks === undefined) {
       const shape = TaskFileShape.safeParse(value);
       if (!shape.success) {

@@ -90,8 +90,8 @@ function boundariesOn(signal: AbortSignal): Set<(outcome: BoundaryOutcome<never>
     signal.addEventListener(
       'abort',
       () => {
-        // A copy: an interrupted boundary leaves the set as it settles.
-        for (const interrupt of [...created]) interrupt(CANCELLED);
+        // An interrupted boundary leaves the set only in its `finally`, after this loop.
+        for (const interrupt of created) interrupt(CANCELLED);
         created.clear();
       },
       ONCE,

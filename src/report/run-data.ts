@@ -1,7 +1,7 @@
 import { assertRunFolder, readManifest, readSummary, readTrials } from '../run-folder/index.ts';
 import type { Manifest, Summary, TrialRecord } from '../spec/index.ts';
 import { createRunFactsCollector, type RunFacts } from './run-facts.ts';
-import { createTaskOutcomes, isFlipped, type TaskOutcome } from './task-outcomes.ts';
+import { createTaskOutcomes, type TaskOutcome } from './task-outcomes.ts';
 import { createTrialSample, DEFAULT_SAMPLE_LIMIT, type BrowserTrial } from './trial-sample.ts';
 
 /** Everything the three renderers need, gathered in ONE streaming pass over trials.jsonl. */
@@ -65,7 +65,7 @@ export function createRunCollector(options: { sampleLimit?: number } = {}): RunC
       }
     },
     outcomes: taskOutcomes,
-    anyFlipped: () => (finished ? finished.some(isFlipped) : outcomes.anyFlipped()),
+    anyFlipped: () => outcomes.anyFlipped(),
     finish({ runDir, manifest, summary }) {
       return {
         runDir,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ModelTurn } from './model.ts';
 import { shapeCheck } from './shape-check.ts';
+import { hasOneOutcome } from './cassette-outcome.ts';
 import { NativeSearch } from './surface-loading.ts';
 
 /** Cassette key: `trial` may be `"*"` in hand-written fixtures (matches any trial). */
@@ -46,7 +47,7 @@ export const CassetteLine = z
       })
       .optional(),
   })
-  .refine((line) => (line.response === undefined) !== (line.error === undefined), {
+  .refine(hasOneOutcome, {
     message: 'a cassette line has either a response or an error',
     path: ['response'],
   });
@@ -55,6 +56,4 @@ export type CassetteLine = z.infer<typeof CassetteLine>;
 /** `CassetteLine.parse` would accept the value unchanged (a cassette's lines are checked at load; any other goes through the schema). */
 const structural = shapeCheck(CassetteLine);
 // The structural check does not see the refinement: a line holds exactly one of response and error.
-export const isCassetteLineShape = (value: unknown): value is CassetteLine =>
-  structural(value) &&
-  ((value as CassetteLine).response === undefined) !== ((value as CassetteLine).error === undefined);
+export const isCassetteLineShape = (value: unknown): value is CassetteLine => structural(value) && hasOneOutcome(value);

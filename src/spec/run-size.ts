@@ -5,7 +5,7 @@
  * stays under the 300 MB a 100,000-trial run is held to (a 10,000-task
  * replay peaks at ~265–280 MB); a larger run trades those ~0.1–0.3 s for memory.
  * Five choices follow it, each explained where it is made:
- * - no memory release before the reports (src/cli/heap-policy.ts);
+ * - no memory release after the trials or before the reports (src/cli/heap-policy.ts);
  * - V8's own old-generation growth through the trials (src/cli/heap-policy.ts);
  * - the chart worker started with the trials (src/run/finalizer.ts);
  * - the pre-flight's first-request hashes kept for turn 0

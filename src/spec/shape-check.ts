@@ -48,12 +48,9 @@ const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.
 export function shapeCheck<S extends z.ZodType>(schema: S): ShapeCheck<z.output<S>> {
   // Compiled on first use, so importing the spec stays cheap.
   let compiled: ((value: unknown) => boolean) | null = null;
-  return ((value: unknown) => (compiled ??= compileCheck(schema))(value)) as ShapeCheck<z.output<S>>;
-}
-
-/** Generated source, like a hand-written check: one function per object, array, record, union and lazy schema. */
-function compileCheck(schema: unknown): (value: unknown) => boolean {
-  return shapeCheckFromSource(shapeCheckSource(schema as z.ZodType));
+  return ((value: unknown) => (compiled ??= shapeCheckFromSource(shapeCheckSource(schema)))(value)) as ShapeCheck<
+    z.output<S>
+  >;
 }
 
 /**
@@ -67,7 +64,11 @@ export interface ShapeCheckSource {
   constants: unknown[];
 }
 
-/** The check `shapeCheck(schema)` compiles, as source (see ShapeCheckSource). */
+/**
+ * The check `shapeCheck(schema)` compiles, as source (see ShapeCheckSource):
+ * generated like a hand-written check, one function per object, array,
+ * record, union and lazy schema.
+ */
 export function shapeCheckSource(schema: z.ZodType): ShapeCheckSource {
   const compiler = new Compiler();
   const entry = compiler.functionOf(schema);

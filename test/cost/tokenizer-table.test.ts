@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serialize } from 'node:v8';
+import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { countSchemaCosts, schemaCost, startSchemaCounter } from '../../src/cost/schema-cost.ts';
 import { RANKS_MODULE, writeTokenizerTable } from '../../src/cost/tokenizer-table.ts';
@@ -26,19 +26,26 @@ function characterTable(file: string, source: string): void {
   writeFileSync(file, serialize({ source, ranks }));
 }
 
+/** SHA-256 of the installed rank module: what a table must name to be used. */
+function installedDigest(): string {
+  return createHash('sha256')
+    .update(readFileSync(require.resolve(RANKS_MODULE)))
+    .digest('hex');
+}
+
 describe('tokenizer rank table', { timeout: 60_000 }, () => {
   it('counts the same as the in-process tokenizer with the table the build writes', async () => {
     const table = join(folder, 'built.ranks');
     writeTokenizerTable(table);
+    // Made from the installed module, so the counter takes it (a table it ignored would count the same).
+    expect((deserialize(readFileSync(table)) as { source: string }).source).toBe(installedDigest());
     startSchemaCounter({ table });
     const [counted] = await countSchemaCosts([payload('email')]);
     expect(counted).toEqual(schemaCost(payload('email')));
   });
 
   it('builds the tokenizer from a table made from the installed module, and ignores one made from another', async () => {
-    const installed = createHash('sha256')
-      .update(readFileSync(require.resolve(RANKS_MODULE)))
-      .digest('hex');
+    const installed = installedDigest();
     const matching = join(folder, 'matching.ranks');
     const stale = join(folder, 'stale.ranks');
     characterTable(matching, installed);

@@ -6,7 +6,7 @@ import { CassetteLine } from '../../src/spec/index.ts';
 import { checkCassetteLine } from '../../providers/replay/cassette-line.ts';
 import { NeedsSchema, checkWithoutSchema } from '../../providers/replay/check-without-schema.ts';
 
-// readCassetteFile trusts the cheap check instead of the zod schema for the
+// checkCassetteLine trusts the cheap check instead of the zod schema for the
 // lines it accepts; that is only sound if the check never accepts what zod
 // would reject or change (strip a key, fill a default).
 

@@ -1,4 +1,4 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -120,14 +120,22 @@ describe('cassette prefetch', () => {
     readCassettes([name], { root: work, check: checkCassetteLine, indexOnly: true, handOver: none, holdUpTo: 100 });
     expect(none.size).toBe(0);
 
+    const original = `${lines.join('\n')}\n`;
+    // A whole second, so that the stamp the worker took is given back exactly after the edit.
+    const SECOND = 1_000_000_000;
     const answer = async (holdUpTo?: number) => {
+      writeFileSync(file, original);
+      utimesSync(file, SECOND, SECOND);
       await prefetched(name);
+      // Edited after the worker read it, with the same length and time: the file still looks as
+      // the worker found it, so only a cassette read from the file (not the bytes handed over)
+      // answers the edit.
+      writeFileSync(file, original.replace('task-3 turn 0', 'TASK-3 TURN 0'));
+      utimesSync(file, SECOND, SECOND);
       const turns = takePrefetchedCassettes([name], { root: work, holdUpTo })!.get('careful')!;
       const provider = new ReplayProvider('careful', turns, { allowStale: true });
-      // Same length, same place: only a cassette read back from its file answers the edit.
-      writeFileSync(file, readFileSync(file, 'utf8').replace('task-3 turn 0', 'TASK-3 TURN 0'));
       const turn = await provider.propose(request, { key: key('task-3', 0) });
-      writeFileSync(file, `${lines.join('\n')}\n`);
+      writeFileSync(file, original);
       return turn.text;
     };
     expect(await answer()).toBe('task-3 turn 0');

@@ -57,7 +57,12 @@ describe('the cassette worker’s imports', () => {
     );
     expect(modules.filter((module) => module === 'zod' || module.startsWith('zod/'))).toEqual([]);
     expect(new Set(modules.filter((module) => module.startsWith('src/')))).toEqual(
-      new Set(['src/spec/errors.ts', 'src/spec/shape-check.ts', 'src/spec/jsonl-lines.ts']),
+      new Set([
+        'src/spec/errors.ts',
+        'src/spec/shape-check.ts',
+        'src/spec/jsonl-lines.ts',
+        'src/spec/cassette-outcome.ts',
+      ]),
     );
     expect(modules).toEqual(
       expect.arrayContaining([

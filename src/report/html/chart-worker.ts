@@ -55,10 +55,19 @@ const loaded = (async () => {
   const renderer = await import(workerData.renderer);
   // Until the page's charts are asked for (they are drawn after the chart in
   // hand), or the cores turn out to be crowded: the trials need the second
-  // core then (core-room.ts). The first chart is always drawn.
+  // core then (core-room.ts). The first chart is always drawn: the crowding
+  // is judged only from the time the thread spent on it.
   if (workerData.warmUp) {
     const crowded = renderer.crowdedSince();
-    await renderer.warmUpCharts(workerData.warmUp, () => asked || crowded());
+    let first = true;
+    await renderer.warmUpCharts(workerData.warmUp, () => {
+      if (asked) return true;
+      if (first) {
+        first = false;
+        return false;
+      }
+      return crowded();
+    });
   }
   return renderer;
 })();
