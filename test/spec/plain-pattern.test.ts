@@ -63,7 +63,21 @@ describe('isPlainLinearPattern', () => {
   it('takes the shapes task patterns have, and leaves the rest to RE2JS', () => {
     for (const source of ['[Ff]jord', '[Hh]arbor', '^T-\\d+$', 'refund|credit', '(?:a|b)+c?', '^[A-Z]\\s*$'])
       expect(isPlainLinearPattern(source), source).toBe(true);
-    for (const source of ['', '(a)\\1', '^(?!x)', 'a{2}', '(?i)a', '[[:alpha:]]', 'é', 'a**', '(', ')', 'a|', '()', '[z-a]'])
+    for (const source of [
+      '',
+      '(a)\\1',
+      '^(?!x)',
+      'a{2}',
+      '(?i)a',
+      '[[:alpha:]]',
+      'é',
+      'a**',
+      '(',
+      ')',
+      'a|',
+      '()',
+      '[z-a]',
+    ])
       expect(isPlainLinearPattern(source), source).toBe(false);
   });
 });
