@@ -72,9 +72,6 @@ export async function main(argv: string[]): Promise<number> {
   // asked for now, so node reads their files while this thread makes the command; the action
   // awaits the same module (./commands/run.ts). A failure is the action's to report, if it runs.
   if (counter) import('./commands/run-action.ts').catch(() => {});
-  // Likewise `validate`'s loader (zod, js-yaml and ~25 chunks), which its action awaits: read while
-  // this thread imports the command's module and makes the command, not after.
-  if (chosen === 'validate' && !argv.some(asksHelp)) import('../load/index.ts').catch(() => {});
   // The one place the process's heap policy is set (library code never does).
   if (chosen !== undefined && STREAMING.has(chosen)) (await import('./heap-policy.ts')).limitHeapGrowth();
   const names = chosen && COMMANDS[chosen] ? [chosen] : Object.keys(COMMANDS);
