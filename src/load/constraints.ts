@@ -1,5 +1,6 @@
 import type { Constraint } from '../spec/index.ts';
 import { compileLinearRegex } from '../spec/linear-regex.ts';
+import { isPlainLinearPattern } from '../spec/plain-pattern.ts';
 import { closest } from '../spec/suggest.ts';
 
 const OPERATORS = ['regex', 'one_of', 'contains', 'any', 'default'] as const;
@@ -56,8 +57,12 @@ export function checkConstraint(value: Constraint): { message: string; expected?
   }
 }
 
-/** A task pattern that the graders' linear-time engine cannot compile, as a load problem; null when it compiles. */
+/**
+ * A task pattern that the graders' linear-time engine cannot compile, as a load problem; null when it compiles.
+ * A plain pattern certainly does: the engine is not even loaded (src/spec/plain-pattern.ts).
+ */
 export function regexProblem(source: string, options: { ignoreCase?: boolean } = {}): { message: string } | null {
+  if (isPlainLinearPattern(source)) return null;
   const compiled = compileLinearRegex(source, options);
   return 'error' in compiled ? { message: `regex does not compile: ${compiled.error}` } : null;
 }
