@@ -1,6 +1,10 @@
 import { fileURLToPath } from 'node:url';
 
-const DEFINED_AT = Symbol.for('toolmark.defined-at');
+// Global (Symbol.for): a domain may import another installed copy of toolmark
+// than the CLI reading it. Named for what it holds, a `{ get() }` site read
+// when asked; copies of round 10 and before stored `{ file, line }` under
+// 'toolmark.defined-at', which this copy no longer reads (nor they this).
+const DEFINED_AT = Symbol.for('toolmark.definition-site');
 
 /** Where a tool or domain was defined: the file and line of the `defineTool` / `defineDomain` call. */
 export interface DefinedAt {
@@ -14,12 +18,11 @@ const OWN_FRAMES =
 
 /**
  * The caller's file and line, read off a stack trace (source-mapped under
- * tsx, so lines are the TypeScript source's). Costs one stack capture per
- * definition, at import; null when the stack says nothing usable.
+ * tsx or for a transpiled domain, so lines are the TypeScript source's);
+ * null when the stack says nothing usable.
  */
-function callSite(): DefinedAt | null {
-  const stack = new Error().stack?.split('\n').slice(1) ?? [];
-  for (const frame of stack) {
+function callSite(stack: string): DefinedAt | null {
+  for (const frame of stack.split('\n').slice(1)) {
     if (OWN_FRAMES.test(frame) || frame.includes('node:')) continue;
     const match = /\(?((?:file:\/\/)?[^()\s]+):(\d+):\d+\)?\s*$/.exec(frame);
     if (!match) continue;
@@ -29,17 +32,35 @@ function callSite(): DefinedAt | null {
   return null;
 }
 
+/**
+ * Where a definition was made, read when asked. The trace is captured at the
+ * definition (V8 records its frames then) but formatted only on the first
+ * read of its `stack`: formatting maps every frame through the source maps,
+ * which cost ~3–4 % of `validate`'s main thread when done for each
+ * `defineTool` at import, while only an issue about a definition reads it.
+ */
+class DefinitionSite {
+  private readonly trace: { stack?: string } = {};
+  private site: DefinedAt | null | undefined;
+  constructor() {
+    Error.captureStackTrace(this.trace);
+  }
+  get(): DefinedAt | null {
+    if (this.site === undefined) this.site = callSite(this.trace.stack ?? '');
+    return this.site;
+  }
+}
+
 /** Remember where `target` is being defined (a hidden property: copies, JSON and equality ignore it). */
 export function markDefinedAt<T extends object>(target: T): T {
-  const site = callSite();
-  if (site && Object.isExtensible(target) && !Object.hasOwn(target, DEFINED_AT))
-    Object.defineProperty(target, DEFINED_AT, { value: site, enumerable: false });
+  if (Object.isExtensible(target) && !Object.hasOwn(target, DEFINED_AT))
+    Object.defineProperty(target, DEFINED_AT, { value: new DefinitionSite(), enumerable: false });
   return target;
 }
 
 /** Where `target` was defined, if `defineTool`/`defineDomain` saw it. */
 export function definedAt(target: unknown): DefinedAt | undefined {
   return typeof target === 'object' && target !== null
-    ? ((target as Record<symbol, DefinedAt | undefined>)[DEFINED_AT] ?? undefined)
+    ? ((target as Record<symbol, Pick<DefinitionSite, 'get'> | undefined>)[DEFINED_AT]?.get() ?? undefined)
     : undefined;
 }
