@@ -27,6 +27,7 @@ import { escapeJsonForScript, htmlEscape as h } from './escape.ts';
 import { factsBody, incompleteBanner } from './facts.ts';
 import { renderChartsHere } from './chart-worker.ts';
 import { REPORT_CSS } from './style.ts';
+import { utf8Chunks } from './utf8-chunks.ts';
 import { isSmallRun } from '../../spec/run-size.ts';
 import { RETRIEVAL_HEADER, RETRIEVAL_NOTE, retrievalGroups, retrievalRow } from '../retrieval-rows.ts';
 
@@ -256,19 +257,6 @@ export function* embeddedTrials(sample: RunData['sample']): Generator<string> {
   yield escapeJsonForScript(`],"total":${JSON.stringify(sample.total)},"limit":${JSON.stringify(sample.limit)}}`);
 }
 
-/**
- * The same text whole, for a page made whole (a small run's, while its
- * charts are drawn): one JSON.stringify of the list is the same text as the
- * trials' joined with commas, at about half the cost of 2,000 of them and
- * their join. Its three parts are escaped apart (the escape goes character
- * by character): the list comes out of JSON.stringify as one flat string,
- * and the escape's test reads it without first copying all three together.
- */
-export function embeddedTrialsText(sample: RunData['sample']): string {
-  const list = escapeJsonForScript(JSON.stringify(sample.trials));
-  return `{"trials":${list}${escapeJsonForScript(`,"total":${JSON.stringify(sample.total)},"limit":${JSON.stringify(sample.limit)}}`)}`;
-}
-
 /** The page's tables and texts, all of it but the charts, their cards and the embedded trials. */
 function pageTables(data: RunData) {
   return {
@@ -301,13 +289,12 @@ export async function renderHtmlChunks(data: RunData, charts?: Promise<string[]>
   // (chart-worker.ts), and the page waited for them with this thread idle,
   // then made the rest, its embedded trials most of it. A large run's is
   // made after: it would sit in memory on top of the worker's drawing, the
-  // peak of such a run (bench figure 1c). The embedded trials are encoded
-  // as UTF-8 then too (~20–40 ms for a 10,000-trial run's ~4 MB): they were
-  // encoded, with the page's head, as the page was written after its charts
-  // came back, on the reports' critical path.
+  // peak of such a run (bench figure 1c). The embedded trials are made as
+  // UTF-8 bytes then (utf8-chunks.ts): made as text, they were encoded, with
+  // the page's head, as the page was written after its charts came back.
   const beforeCharts = isSmallRun(manifest.planned);
   let tables = beforeCharts ? pageTables(data) : null;
-  const trials = beforeCharts ? Buffer.from(embeddedTrialsText(data.sample), 'utf8') : null;
+  const trials = beforeCharts ? utf8Chunks(embeddedTrials(data.sample)) : null;
   const drawn = await (charts ?? renderChartsHere(htmlChartSpecs(data)));
   tables ??= pageTables(data);
   const [tokens, bars, curves, flipped, ...rest] = drawn;
@@ -372,8 +359,7 @@ ${card('trials', 'Trial browser', '', tables.browser)}
   // page is written, once the charts are back and their worker has ended.
   return (function* () {
     yield head;
-    if (trials === null) yield* embeddedTrials(data.sample);
-    else yield trials;
+    yield* trials ?? embeddedTrials(data.sample);
     yield tail;
   })();
 }
