@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { escapeJsonForScript, jsonForScript } from '../../src/report/html/escape.ts';
-import { embeddedTrials, embeddedTrialsText } from '../../src/report/html/page.ts';
+import { embeddedTrials } from '../../src/report/html/page.ts';
+import { utf8Chunks } from '../../src/report/html/utf8-chunks.ts';
 import type { RunData } from '../../src/report/run-data.ts';
 
 /** escapeJsonForScript as it was before the one-pass escape: a replacement per character. */
@@ -46,16 +47,33 @@ describe('the trial data embedded in report.html', () => {
     );
   });
 
-  it('is the same text made whole (a small run) as made trial by trial (a large run), and jsonForScript of the sample', () => {
+  it('is the same text made as bytes (a small run) as made trial by trial (a large run), and jsonForScript of the sample', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ task: tricky, final_text: fc.option(tricky), trial: fc.nat() })), (trials) => {
         const sample = { trials, total: trials.length + 3, limit: 50 } as unknown as RunData['sample'];
-        const whole = embeddedTrialsText(sample);
-        expect(whole).toBe([...embeddedTrials(sample)].join(''));
+        const whole = [...embeddedTrials(sample)].join('');
+        expect(Buffer.concat(utf8Chunks(embeddedTrials(sample))).toString('utf8')).toBe(whole);
         expect(whole).toBe(jsonForScript({ trials: sample.trials, total: sample.total, limit: sample.limit }));
         expect(whole).not.toMatch(/[<>&\u2028\u2029]/);
         expect(JSON.parse(whole)).toEqual({ trials, total: sample.total, limit: 50 });
       }),
+    );
+  });
+
+  it('is encoded into buffers holding exactly the UTF-8 of the pieces, whatever their sizes', () => {
+    const piece = fc.oneof(
+      tricky,
+      // Lone surrogates as the encoder writes them (JSON text never ends a piece in half a pair).
+      fc.string({ unit: 'binary', maxLength: 40 }).map((text) => Buffer.from(text, 'utf8').toString('utf8')),
+      fc.constantFrom('x'.repeat((1 << 20) - 5), '\uD83D\uDE00'.repeat(200_000), 'é'.repeat(400_000)),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
+        const chunks = utf8Chunks(pieces);
+        expect(Buffer.concat(chunks).equals(Buffer.from(pieces.join(''), 'utf8'))).toBe(true);
+        expect(chunks.every((chunk) => chunk.length > 0)).toBe(true);
+      }),
+      { numRuns: 60 },
     );
   });
 });

@@ -54,7 +54,12 @@ describe('report.html while its charts are drawn elsewhere', () => {
       await new Promise((resolve) => setImmediate(resolve));
       expect(made).toHaveLength(planned === SMALL_RUN_TRIALS ? data.sample.trials.length : 0);
       draw();
-      pages.push([...(await page)].join(''));
+      const chunks = [...(await page)];
+      // A small run's embedded trials come encoded already (made while the charts were drawn).
+      expect(chunks.some((chunk) => chunk instanceof Uint8Array)).toBe(planned === SMALL_RUN_TRIALS);
+      pages.push(
+        chunks.map((chunk) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))).join(''),
+      );
       expect(made).toHaveLength(data.sample.trials.length);
     }
     expect(pages[0]).toContain('<svg data-chart="0">');

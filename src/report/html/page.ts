@@ -27,6 +27,7 @@ import { escapeJsonForScript, htmlEscape as h } from './escape.ts';
 import { factsBody, incompleteBanner } from './facts.ts';
 import { renderChartsHere } from './chart-worker.ts';
 import { REPORT_CSS } from './style.ts';
+import { utf8Chunks } from './utf8-chunks.ts';
 import { isSmallRun } from '../../spec/run-size.ts';
 import { RETRIEVAL_HEADER, RETRIEVAL_NOTE, retrievalGroups, retrievalRow } from '../retrieval-rows.ts';
 
@@ -236,8 +237,13 @@ export function htmlChartSpecs(data: Pick<RunData, 'manifest' | 'summary' | 'out
 
 /** Renders the self-contained report.html: inline CSS, SVG charts rendered now, inline JS over embedded JSON. */
 export async function renderHtml(data: RunData): Promise<string> {
-  return [...(await renderHtmlChunks(data))].join('');
+  return [...(await renderHtmlChunks(data))]
+    .map((chunk) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')))
+    .join('');
 }
+
+/** A piece of report.html: text, or text already encoded as UTF-8 (a small run's embedded trials). */
+export type PageChunk = string | Uint8Array;
 
 /**
  * `{"trials":[…],"total":…,"limit":…}` as `jsonForScript` would write it,
@@ -249,19 +255,6 @@ export function* embeddedTrials(sample: RunData['sample']): Generator<string> {
   for (let index = 0; index < sample.trials.length; index += 1)
     yield `${index === 0 ? '' : ','}${escapeJsonForScript(JSON.stringify(sample.trials[index]))}`;
   yield escapeJsonForScript(`],"total":${JSON.stringify(sample.total)},"limit":${JSON.stringify(sample.limit)}}`);
-}
-
-/**
- * The same text whole, for a page made whole (a small run's, while its
- * charts are drawn): one JSON.stringify of the list is the same text as the
- * trials' joined with commas, at about half the cost of 2,000 of them and
- * their join. Its three parts are escaped apart (the escape goes character
- * by character): the list comes out of JSON.stringify as one flat string,
- * and the escape's test reads it without first copying all three together.
- */
-export function embeddedTrialsText(sample: RunData['sample']): string {
-  const list = escapeJsonForScript(JSON.stringify(sample.trials));
-  return `{"trials":${list}${escapeJsonForScript(`,"total":${JSON.stringify(sample.total)},"limit":${JSON.stringify(sample.limit)}}`)}`;
 }
 
 /** The page's tables and texts, all of it but the charts, their cards and the embedded trials. */
@@ -286,7 +279,7 @@ function pageTables(data: RunData) {
  * drawn elsewhere (a worker, chart-worker.ts); by default they are drawn
  * here first.
  */
-export async function renderHtmlChunks(data: RunData, charts?: Promise<string[]>): Promise<Iterable<string>> {
+export async function renderHtmlChunks(data: RunData, charts?: Promise<string[]>): Promise<Iterable<PageChunk>> {
   const { manifest, summary } = data;
   const flippedTasks = flippedTaskNames(data);
   const hasGroups = headlineGroups(summary).length > 0;
@@ -296,10 +289,12 @@ export async function renderHtmlChunks(data: RunData, charts?: Promise<string[]>
   // (chart-worker.ts), and the page waited for them with this thread idle,
   // then made the rest, its embedded trials most of it. A large run's is
   // made after: it would sit in memory on top of the worker's drawing, the
-  // peak of such a run (bench figure 1c).
+  // peak of such a run (bench figure 1c). The embedded trials are made as
+  // UTF-8 bytes then (utf8-chunks.ts): made as text, they were encoded, with
+  // the page's head, as the page was written after its charts came back.
   const beforeCharts = isSmallRun(manifest.planned);
   let tables = beforeCharts ? pageTables(data) : null;
-  const trials = beforeCharts ? embeddedTrialsText(data.sample) : null;
+  const trials = beforeCharts ? utf8Chunks(embeddedTrials(data.sample)) : null;
   const drawn = await (charts ?? renderChartsHere(htmlChartSpecs(data)));
   tables ??= pageTables(data);
   const [tokens, bars, curves, flipped, ...rest] = drawn;
@@ -364,8 +359,7 @@ ${card('trials', 'Trial browser', '', tables.browser)}
   // page is written, once the charts are back and their worker has ended.
   return (function* () {
     yield head;
-    if (trials === null) yield* embeddedTrials(data.sample);
-    else yield trials;
+    yield* trials ?? embeddedTrials(data.sample);
     yield tail;
   })();
 }

@@ -1,0 +1,33 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../../src/run-folder/index.ts';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'toolmark-file-content-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The bytes a file written from `chunks` must hold: each chunk's UTF-8, in order. */
+const expected = (chunks: readonly (string | Uint8Array)[]) =>
+  Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)));
+
+describe('a run file written in chunks', () => {
+  it('holds every chunk in order, strings and bytes, small and larger than a batch, Latin-1 or not', () => {
+    const large = 'x'.repeat((1 << 20) + 7);
+    const chunk = fc.oneof(
+      fc.string({ unit: 'binary', maxLength: 20 }),
+      fc.constantFrom('⚠ banner', 'é', '\uD83D\uDE00', large, `${large}⚠`),
+      fc.string({ maxLength: 20 }).map((text) => new Uint8Array(Buffer.from(`bytes ${text} ·`, 'utf8'))),
+    );
+    let count = 0;
+    fc.assert(
+      fc.property(fc.array(chunk, { maxLength: 8 }), (chunks) => {
+        const file = path.join(dir, `page-${(count += 1)}.html`);
+        writeFileAtomic(file, chunks);
+        expect(readFileSync(file).equals(expected(chunks))).toBe(true);
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
