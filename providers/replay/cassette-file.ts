@@ -91,21 +91,40 @@ export function walkCassette(
     badLines += 1;
     for (const issue of checked.issues) if (issues.length < MAX_ISSUES) issues.push(issue);
   };
-  const readAt: ReadAt =
-    typeof from === 'number'
-      ? (into, at, position) => {
-          try {
-            return readSync(from, into, at, into.length - at, position);
-          } catch (error) {
-            throw readFailure(file, error);
-          }
-        }
-      : (into, at, position) => (position < from.length ? from.copy(into, at, position) : 0);
-  for (const { text, line, offset, length } of jsonlLines(readAt)) visit(text, line, { offset, length });
+  if (typeof from === 'number') {
+    const readAt: ReadAt = (into, at, position) => {
+      try {
+        return readSync(from, into, at, into.length - at, position);
+      } catch (error) {
+        throw readFailure(file, error);
+      }
+    };
+    for (const { text, line, offset, length } of jsonlLines(readAt)) visit(text, line, { offset, length });
+  } else heldLines(from, visit);
   const named = new Set(issues.map((issue) => issue.line)).size;
   if (badLines > named) issues.push({ file, message: `… and ${badLines - named} more bad lines` });
   if (issues.length > 0) throw new ConfigError(issues);
 }
+
+/**
+ * The lines of a cassette held in memory, split where they are: the same
+ * lines, numbers and places as `jsonlLines` gives, without copying the
+ * bytes into its chunk buffer first (a worker's read of a 13 MB cassette
+ * copied all of it, ~30 ms).
+ */
+function heldLines(bytes: Buffer, visit: (raw: string, lineNumber: number, place: LineBytes) => void): void {
+  let line = 0;
+  let start = 0;
+  for (let newline = bytes.indexOf(NEWLINE, start); newline !== -1; newline = bytes.indexOf(NEWLINE, start)) {
+    line += 1;
+    visit(bytes.toString('utf8', start, newline), line, { offset: start, length: newline - start });
+    start = newline + 1;
+  }
+  if (start < bytes.length)
+    visit(bytes.toString('utf8', start, bytes.length), line + 1, { offset: start, length: bytes.length - start });
+}
+
+const NEWLINE = 0x0a;
 
 /**
  * A line's text parsed as JSON and the value judged by `judge`; an issue

@@ -24,13 +24,16 @@ export function preflight(plan: Iterable<PlannedTrial>, options: { settings?: Mo
       last.surface !== planned.surface ||
       last.task !== planned.task
     ) {
+      // On copies of the tasks (a large plan: withTaskCopies) nothing is remembered, as nothing would be found again.
+      const once = planned.taskCopy === true;
       const request = buildRequest({
         model: planned.provider.model,
         surface: planned.surface,
-        messages: initialMessages(planned.task),
+        messages: initialMessages(planned.task, { remember: !once }),
         settings: options.settings,
         actor: planned.task.actor,
         native: planned.provider.toolSearch ?? null,
+        askedOnce: once,
       });
       last = { provider: planned.provider, surface: planned.surface, task: planned.task, request };
     }

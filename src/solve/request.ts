@@ -9,6 +9,7 @@ import type {
   ToolDefinition,
   Actor,
 } from '../spec/index.ts';
+import { askedOnce } from '../spec/request-hash.ts';
 import { requestTools } from './tool-search.ts';
 import { visibleTools } from './visibility.ts';
 
@@ -21,16 +22,25 @@ import { visibleTools } from './visibility.ts';
  */
 const startingMessages = new WeakMap<Pick<Task, 'messages'>, readonly ModelMessage[]>();
 
-/** The conversation a trial starts from: the task's messages, as written (a new array of shared messages). */
-export function initialMessages(task: Pick<Task, 'messages'>): ModelMessage[] {
+/**
+ * The conversation a trial starts from: the task's messages, as written (a
+ * new array of shared messages). `remember: false` (a task copied for one
+ * pass: the pre-flight of a large run) makes them without keeping them by
+ * the task (src/spec/request-hash.ts, `askedOnce`, says why).
+ */
+export function initialMessages(
+  task: Pick<Task, 'messages'>,
+  { remember = true }: { remember?: boolean } = {},
+): ModelMessage[] {
   let messages = startingMessages.get(task);
   if (messages === undefined) {
-    messages = task.messages.map((message): ModelMessage =>
+    const made = task.messages.map((message): ModelMessage =>
       message.role === 'assistant'
         ? { role: 'assistant', content: message.content, tool_calls: [] }
         : { role: message.role, content: message.content },
     );
-    startingMessages.set(task, messages);
+    if (!remember) return made;
+    startingMessages.set(task, (messages = made));
   }
   return messages.slice();
 }
@@ -56,6 +66,8 @@ export function buildRequest(options: {
   native?: NativeSearch | null;
   /** The task's actor: with `visibility: by_permission` it is sent only the tools it may use. */
   actor?: Pick<Actor, 'permissions'>;
+  /** Its hash is asked for once, never of a later turn (a large run's pre-flight): nothing of it is remembered. */
+  askedOnce?: boolean;
 }): ModelRequest {
   const deferred =
     options.tools ?? (options.surface.loading ? requestTools(options.surface, { native: options.native }) : null);
@@ -72,7 +84,8 @@ export function buildRequest(options: {
   };
   // Only a native deferred request has it: other requests (and their hashes) are as before.
   if (deferred?.tool_search) request.tool_search = deferred.tool_search;
-  return normalTools(tools) ? request : ModelRequest.parse(request);
+  const built = normalTools(tools) ? request : ModelRequest.parse(request);
+  return options.askedOnce ? askedOnce(built) : built;
 }
 
 /**

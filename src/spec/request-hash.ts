@@ -133,6 +133,24 @@ function messagesText(messages: readonly unknown[]): string {
 }
 
 /**
+ * Requests whose hash is asked for once, and never of a later turn of their
+ * conversation (`askedOnce`): nothing is remembered of them.
+ *
+ * Why: a large run's pre-flight hashes the first request of every task, on
+ * copies of the tasks (src/run/task-lifetime.ts), so what it would remember
+ * is never found again. Remembered, each was a WeakMap entry with a young
+ * key, and on Node 20 a scavenge keeps such an entry's value alive: the
+ * record (the request, its conversation, its text) of all 100,000 tasks was
+ * copied by scavenges, promoted, and held until a full collection.
+ */
+const ASKED_ONCE = Symbol('askedOnce');
+
+/** Mark `request` as one whose hash is asked for once (see ASKED_ONCE), unseen by copies and JSON; returns it. */
+export function askedOnce<T extends ModelRequest>(request: T): T {
+  return Object.defineProperty(request, ASKED_ONCE, { value: true });
+}
+
+/**
  * The cassette `request_hash`: model, system, messages, tool choice and the
  * exact tools payload. Replay compares it to refuse stale cassettes. The
  * text hashed is exactly canonicalJson of those fields (keys sorted,
@@ -162,7 +180,8 @@ export function requestHash(request: ModelRequest): string {
   end += scratch.write(rest, end);
   end += tail.copy(scratch, end);
   const hash = `sha256:${sha256Hex(scratch.subarray(0, end))}`;
-  if (lastObject !== undefined) byLastMessage.set(lastObject, { request, hash, messagesText: built });
+  if (lastObject !== undefined && (request as ModelRequest & { [ASKED_ONCE]?: true })[ASKED_ONCE] !== true)
+    byLastMessage.set(lastObject, { request, hash, messagesText: built });
   return hash;
 }
 

@@ -204,6 +204,21 @@ describe('cassette index', () => {
       }
     }
     expect(responseSpan(JSON.parse(plain) as CassetteLine, plain, plain.length + 1)).toBeNull();
+    // An index reuses the text after the last line's response for lines that end alike: the same places.
+    const memo = { last: null };
+    const labelled = [
+      ...Object.values(lines),
+      turnLine(11, 'same label', { label: 'synthetic: "careful"' }),
+      turnLine(12, 'same label, spaced', { label: 'synthetic: "careful"' }).replace('"label":', '"label": '),
+      turnLine(13, 'a label that is an object', { label: { a: 1 } as unknown as string }),
+      turnLine(14, 'the same object', { label: { a: 1 } as unknown as string }),
+      turnLine(15, 'no label'),
+    ];
+    for (const text of [...labelled, ...labelled.reverse()]) {
+      const line = JSON.parse(text) as CassetteLine;
+      const length = Buffer.byteLength(text);
+      expect(responseSpan(line, text, length, memo)).toEqual(responseSpan(line, text, length));
+    }
   });
 
   it('a response broken after opening is reported for its whole line, as before', async () => {

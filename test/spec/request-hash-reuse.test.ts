@@ -2,8 +2,10 @@ import * as nodeCrypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { canonicalJson, requestHash } from '../../src/spec/index.ts';
+import { askedOnce } from '../../src/spec/request-hash.ts';
 import type { ModelRequest, ToolDefinition } from '../../src/spec/index.ts';
-import { initialMessages } from '../../src/solve/index.ts';
+import { buildRequest, initialMessages } from '../../src/solve/index.ts';
+import { typedSurface } from '../solve/fixtures/notes-domain.ts';
 
 // Counts the hashes made, so the test sees whether a request was hashed or found
 // (in one call, `hash`, where node has it; else through a `Hash` object).
@@ -148,5 +150,31 @@ describe('request hash reuse (pre-flight, then turn 0)', () => {
     expect(one[0]).toBe(two[0]);
     one.push({ role: 'user', content: 'more' });
     expect(initialMessages(task)).toHaveLength(1);
+  });
+
+  it('a request asked about once (a large run’s pre-flight on task copies) hashes alike and leaves nothing to find', () => {
+    const copy = { messages: [{ role: 'user' as const, content: 'Read N-9' }] };
+    const messages = initialMessages(copy, { remember: false });
+    // Not kept by the task: the next call makes new message objects.
+    expect(initialMessages(copy, { remember: false })[0]).not.toBe(messages[0]);
+    const once = askedOnce(request({ messages }));
+    expect(Object.keys(once)).toEqual(Object.keys(request()));
+    const defined = expected(once);
+    const before = hashesMade();
+    const hash = requestHash(once);
+    expect(hash).toBe(defined);
+    // Neither the same request nor one of the same parts finds it: each is hashed again.
+    expect(requestHash(once)).toBe(hash);
+    expect(requestHash(request({ messages }))).toBe(hash);
+    expect(hashesMade()).toBe(before + 3);
+    // The pre-flight's requests on copies: marked, with unremembered messages, the same hash as the trial's.
+    const built = buildRequest({ model: 'm', surface: typedSurface, messages, askedOnce: true });
+    const trial = buildRequest({ model: 'm', surface: typedSurface, messages: initialMessages(copy) });
+    const made = hashesMade();
+    expect(requestHash(built)).toBe(requestHash(trial));
+    expect(requestHash(buildRequest({ model: 'm', surface: typedSurface, messages: initialMessages(copy) }))).toBe(
+      requestHash(trial),
+    );
+    expect(hashesMade()).toBe(made + 2);
   });
 });
