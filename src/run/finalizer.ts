@@ -166,7 +166,7 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
       collector = null;
       // What the trials left is garbage now; the CLI hands it back before the
       // reports render (a 100,000-trial run's peak memory was this step).
-      await options.events?.betweenPhases?.();
+      await options.events?.betweenPhases?.(options.manifest?.planned);
       // The charts' worker (Vega, ~40 MB) starts only now unless the run is
       // small, so it never comes on top of a large run's trials: it imports
       // Vega and draws while this thread writes report.md, junit.xml and the

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fitHeapGrowth, limitHeapGrowth, releaseAfterTrials, releaseMemory } from '../../src/cli/heap-policy.ts';
+import { fitHeapGrowth, limitHeapGrowth, releaseMemory } from '../../src/cli/heap-policy.ts';
 import { SMALL_RUN_TRIALS } from '../../src/spec/run-size.ts';
 
 /** The inspector sessions a release opened, and what each asked V8 for. */
@@ -51,16 +51,6 @@ describe('the heap policy between phases', () => {
       expect(posted).toEqual(['HeapProfiler.collectGarbage']);
       posted.length = 0;
     }
-  });
-
-  it('after the trials (before the summary step), releases for a large run only, never for an unknown size', async () => {
-    // Resident size over the threshold: the unknown-size rule of releaseMemory would release; this one does not.
-    vi.spyOn(process.memoryUsage, 'rss').mockReturnValue(512 * 1024 * 1024);
-    await releaseAfterTrials(undefined);
-    await releaseAfterTrials(SMALL_RUN_TRIALS);
-    expect(posted).toEqual([]);
-    await releaseAfterTrials(SMALL_RUN_TRIALS + 1);
-    expect(posted).toEqual(['HeapProfiler.collectGarbage']);
   });
 });
 
