@@ -31,9 +31,13 @@ export function limitHeapGrowth(): void {
  * 3, four of them in the trials (~25–60 ms of the main thread each; the
  * run's CPU 10–15 % lower without them, interleaved). A large run keeps the
  * bound. The loading before (size unknown) keeps it too.
+ *
+ * A large run's young generation, held at its minimum since the release
+ * before the trials, may grow again up to its cap through them (`youngGeneration`).
  */
 export function fitHeapGrowth(plannedTrials: number): void {
   if (isSmallRun(plannedTrials)) setFlagsFromString('--heap-growing-percent=0');
+  else if (youngGeneration === 'held') watchYoungGeneration('capped');
 }
 
 /**
@@ -82,8 +86,8 @@ const RELEASE_ABOVE_RSS = 256 * 1024 * 1024;
  * It costs ~80–120 ms at the size of a 100,000-trial run. Where node is
  * built without the inspector this does nothing.
  *
- * Afterwards the young generation may grow back only to half its default
- * maximum (`capYoungGeneration`).
+ * Afterwards the young generation stays at its minimum until a large run's
+ * trials let it grow back to half its default maximum (`youngGeneration`).
  *
  * `plannedTrials`: the run's size when known (`isSmallRun`): a large run
  * releases at every boundary, a small one at none. After a large run's
@@ -114,11 +118,18 @@ export async function releaseMemory(plannedTrials?: number): Promise<void> {
     // Not inside the callback: disconnecting while the session dispatches its reply hangs.
     session.disconnect();
   }
-  capYoungGeneration();
+  watchYoungGeneration('held');
 }
 
-/** The most the young generation (both semi-spaces) may grow back to after a release: half V8's default. */
+/** The most the young generation (both semi-spaces) may grow to in a large run's trials: half V8's default. */
 const YOUNG_GENERATION_CAP = 16 * 1024 * 1024;
+
+/**
+ * After a release: `held` at the minimum it was shrunk to (through the
+ * summary step and the reports, and until a large run's trials start);
+ * `capped` through a large run's trials, grown up to the cap.
+ */
+let youngGeneration: 'free' | 'held' | 'capped' = 'free';
 let youngGenerationWatch: PerformanceObserver | null = null;
 
 function youngGenerationSize(): number {
@@ -133,16 +144,28 @@ function youngGenerationSize(): number {
  * trial in flight mostly survives the next one too); at 2 MB it took ~12 %
  * more. `--max-semi-space-size` is read only when the heap is set up, but
  * the growth factor is read at every growth, so a factor of 1 stops it where
- * it is. Starting a worker thread puts V8's factor back to 2 (every new
- * isolate's heap set-up does), so the watch stays on: after each collection
- * that finds the young generation at the cap, the factor is set to 1 again.
+ * it is.
+ *
+ * The check runs after each collection (a performance observer), which
+ * node delivers only when the event loop turns: the trials turn it all the
+ * time, but the pre-flight, the summary step and the reports are long
+ * stretches of synchronous work, in which the young generation grew past
+ * the cap to 2 × 16 MB between two checks (a 100,000-task run's reports:
+ * +16 MB on the run's peak). So after a release it is held where the
+ * release left it (its minimum, 1–2 MB) — a factor of 1 at once — and only a
+ * large run's trials let it grow to the cap (`fitHeapGrowth`). Starting a
+ * worker thread puts V8's factor back to 2 (every new isolate's heap set-up
+ * does), so the watch stays on and sets it again after each collection.
  */
-function capYoungGeneration(): void {
-  const hold = () => {
-    if (youngGenerationSize() >= YOUNG_GENERATION_CAP) setFlagsFromString('--semi-space-growth-factor=1');
-  };
-  hold();
+function watchYoungGeneration(state: 'held' | 'capped'): void {
+  youngGeneration = state;
+  holdYoungGeneration();
   if (youngGenerationWatch) return;
-  youngGenerationWatch = new PerformanceObserver(hold);
+  youngGenerationWatch = new PerformanceObserver(holdYoungGeneration);
   youngGenerationWatch.observe({ entryTypes: ['gc'] });
+}
+
+function holdYoungGeneration(): void {
+  const grow = youngGeneration === 'capped' && youngGenerationSize() < YOUNG_GENERATION_CAP;
+  setFlagsFromString(`--semi-space-growth-factor=${grow ? 2 : 1}`);
 }

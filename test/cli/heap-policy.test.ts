@@ -54,13 +54,29 @@ describe('the heap policy between phases', () => {
   });
 });
 
+describe('the young generation', () => {
+  // The last factor set (a collection meanwhile sets it again, to the same).
+  const factor = () => flags.filter((flag) => flag.startsWith('--semi-space-growth-factor')).at(-1);
+
+  it('is held where a release left it, and grows again only through the trials of a large run', async () => {
+    await releaseMemory(SMALL_RUN_TRIALS + 1);
+    expect(factor()).toBe('--semi-space-growth-factor=1');
+    fitHeapGrowth(SMALL_RUN_TRIALS + 1);
+    // Below the cap (just shrunk by the release): V8's factor again.
+    expect(factor()).toBe('--semi-space-growth-factor=2');
+    await releaseMemory(SMALL_RUN_TRIALS + 1);
+    expect(factor()).toBe('--semi-space-growth-factor=1');
+  });
+});
+
 describe('the old generation growth', () => {
   it('is bounded from the start, and given back to V8 once the trials of a small run start', () => {
+    const growth = () => flags.filter((flag) => flag.startsWith('--heap-growing'));
     limitHeapGrowth();
-    expect(flags).toEqual(['--heap-growing-percent=50']);
+    expect(growth()).toEqual(['--heap-growing-percent=50']);
     fitHeapGrowth(SMALL_RUN_TRIALS + 1);
-    expect(flags).toEqual(['--heap-growing-percent=50']);
+    expect(growth()).toEqual(['--heap-growing-percent=50']);
     fitHeapGrowth(SMALL_RUN_TRIALS);
-    expect(flags).toEqual(['--heap-growing-percent=50', '--heap-growing-percent=0']);
+    expect(growth()).toEqual(['--heap-growing-percent=50', '--heap-growing-percent=0']);
   });
 });
