@@ -15,15 +15,11 @@ if (!root || !target || (mode !== 'replay' && mode !== 'rescore')) {
 }
 // The heap policy `toolmark run` and `toolmark report` use (src/cli/heap-policy.ts,
 // set by src/cli/main.ts), and, as the CLI does, memory handed back where the
-// run's phases meet (its `betweenPhases` hook) — for a run, by its planned
-// trials once known, as src/cli/commands/run.ts passes them.
+// run's phases meet (its `betweenPhases` hook) — for a run, by the planned
+// trials the hook is given, as src/cli/commands/run-action.ts does.
 limitHeapGrowth();
-let planned: number | undefined;
 const timings =
   mode === 'replay'
-    ? await timedReplay(root, target, {
-        onStart: (info) => void (planned = info.total),
-        betweenPhases: () => releaseMemory(planned),
-      })
+    ? await timedReplay(root, target, { betweenPhases: releaseMemory })
     : await timedRescore(root, target, { betweenPhases: () => releaseMemory() });
 process.stdout.write(`${JSON.stringify({ ...timings, max_rss_mb: process.resourceUsage().maxRSS / 1024 })}\n`);

@@ -1,6 +1,7 @@
 import { TASK_KINDS, kindRules, type Price, type Summary, type SummaryGroup, type TrialRecord } from '../spec/index.ts';
 import { trialFacts } from '../score/index.ts';
 import { GroupCounters } from './group-counters.ts';
+import { TaskTallies } from './task-tallies.ts';
 
 const SPLIT_ORDER = ['train', 'heldout', 'all'];
 const KIND_ORDER: string[] = [...TASK_KINDS, 'all'];
@@ -34,10 +35,18 @@ interface ConfusionMatrix {
   cells: Map<string, number>;
 }
 
-/** The four summary groups a cell's trials count in, and its confusion matrix once one of them counted there. */
+/**
+ * The four summary groups a cell's trials count in, its confusion matrix
+ * once one of them counted there, and the per-task tallies of its trials:
+ * the cell's, not each group's — the four see the same trials of each of
+ * its tasks, and a task (one split, one kind) counts in one cell of a
+ * provider × model × surface only, so each group reads its cells' tallies
+ * (a 100,000-task run kept four copies, ~10 MB more, through its trials).
+ */
 interface Cell {
   groups: GroupCounters[];
   confusion: ConfusionMatrix | undefined;
+  tasks: TaskTallies;
 }
 
 const SEP = '\u0000';
@@ -110,7 +119,9 @@ export function createAggregator(options: AggregatorOptions): Aggregator {
         ],
         // Made on the first trial that counts into it, so the matrices keep their order of appearance.
         confusion: undefined,
+        tasks: new TaskTallies(),
       };
+      for (const counters of cell.groups) counters.tasks.push(cell.tasks);
       cells.set(key, cell);
     }
     return cell;
@@ -125,6 +136,7 @@ export function createAggregator(options: AggregatorOptions): Aggregator {
       if (last === undefined || !sameCell(last.record, record)) last = { record, cell: cellOf(record) };
       const { cell } = last;
       for (const counters of cell.groups) counters.add(record, facts);
+      if (facts !== null) cell.tasks.add(record.domain, record.task, facts.success);
       if (
         facts !== null &&
         kindRules(record.kind).confusion &&

@@ -13,9 +13,9 @@ export function rate(successes: number, n: number): Rate {
 }
 
 /**
- * The running counters of one summary group. `add` is O(1) apart from the
- * per-task tally lookup; nothing per trial is kept except the bounded
- * token/latency reservoirs.
+ * The running counters of one summary group. `add` is O(1); nothing per
+ * trial is kept except the bounded token/latency reservoirs. Its per-task
+ * tallies are its cells' (`tasks`, counted by the aggregator).
  */
 export class GroupCounters {
   trials = 0;
@@ -38,8 +38,8 @@ export class GroupCounters {
   schemaTokens = 0;
   schemaBytes = 0;
   readonly abstentions: Record<string, number> = {};
-  /** Per task: scored trials and successes. */
-  readonly tasks = new TaskTallies();
+  /** Per task: scored trials and successes, in the tallies of the cells that count into this group (one per cell). */
+  readonly tasks: TaskTallies[] = [];
   readonly inputTokens: Reservoir;
   readonly outputTokens: Reservoir;
   readonly latency: Reservoir;
@@ -86,14 +86,13 @@ export class GroupCounters {
     this.recoverySeen += facts.recoverySeen;
     this.unnecessaryCalls += facts.unnecessaryCalls;
     if (facts.abstention !== null) this.abstentions[facts.abstention] = (this.abstentions[facts.abstention] ?? 0) + 1;
-    this.tasks.add(record.domain, record.task, facts.success);
   }
 
   /** The metrics of SPEC §5 for this group. */
   metrics(price: Price | undefined): Metrics {
     // In task-key order: a float sum depends on its order, and the summary must
     // not depend on which trial finished first (concurrency, simulated tool time).
-    const tasks = this.tasks.sorted();
+    const tasks = TaskTallies.sortedOf(this.tasks);
     let maxK = tasks.length === 0 ? 0 : Infinity;
     for (const task of tasks) maxK = Math.min(maxK, task.n);
     const flips = countFlips(tasks);

@@ -1,13 +1,17 @@
 import type { TaskTrials } from '../stats/pass-at-k.ts';
 
 /**
- * Scored trials and successes per task of one summary group (for pass@k,
- * pass^k and the flip rate), kept as runs in flat arrays rather than a Map
- * of tally objects keyed by `domain + SEP + task`: a 100,000-task run held
- * 400,000 such entries and key strings (four groups each) through its
- * trials, ~30 MB, and looked each trial up four times. A task's trials
- * mostly arrive one after another, so a run grows only when another task
- * comes; `sorted` merges the runs of a task that came back later.
+ * Scored trials and successes per task (for pass@k, pass^k and the flip
+ * rate), kept as runs in flat arrays rather than a Map of tally objects
+ * keyed by `domain + SEP + task`: a 100,000-task run held 400,000 such
+ * entries and key strings (four groups each) through its trials, ~30 MB,
+ * and looked each trial up four times. A task's trials mostly arrive one
+ * after another, so a run grows only when another task comes; `sorted`
+ * merges the runs of a task that came back later.
+ *
+ * One per aggregator cell, not per summary group (src/aggregate/aggregator.ts):
+ * the four groups a cell counts into see the same trials of its tasks, and
+ * a task counts in one cell only, so a group's tallies are its cells' (`sortedOf`).
  *
  * The domain and task strings are the record's own (shared with the loaded
  * task), so a run costs four array slots and no new string.
@@ -38,22 +42,40 @@ export class TaskTallies {
    * which trial finished first).
    */
   sorted(): TaskTrials[] {
-    const domains = this.#domains;
-    const tasks = this.#tasks;
-    const order = Array.from(tasks, (_, index) => index);
-    order.sort(keyOrder(domains, tasks));
-    const sorted: TaskTrials[] = [];
-    let previous = -1;
-    for (const index of order) {
-      if (previous >= 0 && tasks[index] === tasks[previous] && domains[index] === domains[previous]) {
-        const tally = sorted[sorted.length - 1]!;
-        tally.n += this.#n[index]!;
-        tally.c += this.#c[index]!;
-      } else sorted.push({ n: this.#n[index]!, c: this.#c[index]! });
-      previous = index;
-    }
-    return sorted;
+    return sortedRuns(this.#domains, this.#tasks, this.#n, this.#c);
   }
+
+  /** `sorted` of the trials of several tallies together (a task in more than one of them counts once, summed). */
+  static sortedOf(tallies: readonly TaskTallies[]): TaskTrials[] {
+    if (tallies.length === 1) return tallies[0]!.sorted();
+    return sortedRuns(
+      tallies.flatMap((tally) => tally.#domains),
+      tallies.flatMap((tally) => tally.#tasks),
+      tallies.flatMap((tally) => tally.#n),
+      tallies.flatMap((tally) => tally.#c),
+    );
+  }
+}
+
+function sortedRuns(
+  domains: readonly string[],
+  tasks: readonly string[],
+  n: readonly number[],
+  c: readonly number[],
+): TaskTrials[] {
+  const order = Array.from(tasks, (_, index) => index);
+  order.sort(keyOrder(domains, tasks));
+  const sorted: TaskTrials[] = [];
+  let previous = -1;
+  for (const index of order) {
+    if (previous >= 0 && tasks[index] === tasks[previous] && domains[index] === domains[previous]) {
+      const tally = sorted[sorted.length - 1]!;
+      tally.n += n[index]!;
+      tally.c += c[index]!;
+    } else sorted.push({ n: n[index]!, c: c[index]! });
+    previous = index;
+  }
+  return sorted;
 }
 
 const SEP = '\u0000';

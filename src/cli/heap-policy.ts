@@ -31,9 +31,13 @@ export function limitHeapGrowth(): void {
  * 3, four of them in the trials (~25–60 ms of the main thread each; the
  * run's CPU 10–15 % lower without them, interleaved). A large run keeps the
  * bound. The loading before (size unknown) keeps it too.
+ *
+ * A large run's young generation, held at its minimum since the release
+ * before the trials, may grow again up to its cap through them (`youngGeneration`).
  */
 export function fitHeapGrowth(plannedTrials: number): void {
   if (isSmallRun(plannedTrials)) setFlagsFromString('--heap-growing-percent=0');
+  else if (youngGeneration === 'held') watchYoungGeneration('capped');
 }
 
 /**
@@ -42,26 +46,31 @@ export function fitHeapGrowth(plannedTrials: number): void {
  * cost 0.15–0.45 s of its ~2.5 s wall, and without them its peak is ~290 MB
  * instead of ~240 MB, still under the 300 MB a 100,000-task run is held to
  * (docs/performance.md, interleaved runs). Larger runs cross this early and
- * release as before.
+ * release as before. Only when the command's size is unknown (merge, a
+ * re-score): a run's decides instead (below).
  */
 const RELEASE_ABOVE_RSS = 256 * 1024 * 1024;
 
-/**
- * Once a run's size is known (before its reports), it decides instead of
- * the resident size, which sat right at the threshold there for both a
- * 10,000-task replay (~250–265 MB, its early chart worker included:
- * src/run/finalizer.ts) and 100,000 trials of 50 tasks (~255–270 MB), so
- * from run to run a release came or not: ~100 ms of the first's critical
- * path, ~30 MB of the second's peak (bench figure 1c). A run of at most
- * this many planned trials never releases there (what its trials leave is
+/*
+ * A run's size (its planned trials, which the run library gives the hook
+ * at every boundary) decides instead of the resident size, which sat right
+ * at the threshold for both a 10,000-task replay before its reports
+ * (~250–265 MB, its early chart worker included: src/run/finalizer.ts) and
+ * 100,000 trials of 50 tasks (~255–270 MB), and for 100,000 distinct tasks
+ * before their trials (~250–265 MB), so from run to run a release came or
+ * not: ~100 ms of the first's critical path, ~30 MB of the others' peak
+ * (bench figure 1c; the trials' young generation uncapped). A run of at
+ * most this many planned trials never releases (what its trials leave is
  * small: ~60 MB of heap in use at 10,000, and its peak stays under 300 MB
  * without it); a larger one always does (`isSmallRun`, src/spec/run-size.ts).
  */
 
 /**
  * Give memory back to the system at a phase boundary of a long command —
- * after start-up, before the trials; after the trials, before the reports —
- * when most of what the previous phase allocated has just become garbage.
+ * after start-up, before the trials; after the trials, before the summary
+ * step; after the reducers, before the reports — when most of what the
+ * previous phase allocated has just become garbage (the run library's
+ * `betweenPhases` hook, src/run/events.ts, which gives a run's size).
  *
  * An ordinary full collection (`global.gc()`) is not enough: it frees the
  * objects but keeps their pages — V8 compacts only a few fragmented pages
@@ -77,10 +86,16 @@ const RELEASE_ABOVE_RSS = 256 * 1024 * 1024;
  * It costs ~80–120 ms at the size of a 100,000-trial run. Where node is
  * built without the inspector this does nothing.
  *
- * Afterwards the young generation may grow back only to half its default
- * maximum (`capYoungGeneration`).
+ * Afterwards the young generation stays at its minimum until a large run's
+ * trials let it grow back to half its default maximum (`youngGeneration`).
  *
- * `plannedTrials`: the run's size once known (`isSmallRun`).
+ * `plannedTrials`: the run's size when known (`isSmallRun`): a large run
+ * releases at every boundary, a small one at none. After a large run's
+ * trials, their garbage died in the young generation for the most part
+ * (docs/performance.md, round 9), so few full collections ran through them
+ * and the old generation ends them full of it: the summary step's large
+ * allocations (the manifest of every task written, then read back by the
+ * reports) landed on top of it (a 100,000-task replay: ~307 MB there).
  */
 export async function releaseMemory(plannedTrials?: number): Promise<void> {
   // The event loop turns once either way, as it does while a release runs, so
@@ -103,27 +118,18 @@ export async function releaseMemory(plannedTrials?: number): Promise<void> {
     // Not inside the callback: disconnecting while the session dispatches its reply hangs.
     session.disconnect();
   }
-  capYoungGeneration();
+  watchYoungGeneration('held');
 }
+
+/** The most the young generation (both semi-spaces) may grow to in a large run's trials: half V8's default. */
+const YOUNG_GENERATION_CAP = 16 * 1024 * 1024;
 
 /**
- * A large run's trials, once done, handed back before its summary step too
- * (the release before the reports stays). What the trials leave dies in
- * the young generation for the most part (docs/performance.md, round 9), so
- * few full collections run through them, and the old generation ends them
- * full of their garbage: the summary step's large allocations (the
- * manifest of every task written, then read back by the reports) landed on
- * top of it, the run's peak (a 100,000-task replay: ~307 MB there). One more
- * release (~0.1 s of a run of ~15 s) starts that step from the live heap.
- * A small run never releases (`isSmallRun`).
+ * After a release: `held` at the minimum it was shrunk to (through the
+ * summary step and the reports, and until a large run's trials start);
+ * `capped` through a large run's trials, grown up to the cap.
  */
-export async function releaseAfterTrials(plannedTrials: number | undefined): Promise<void> {
-  if (plannedTrials === undefined || isSmallRun(plannedTrials)) return;
-  await releaseMemory(plannedTrials);
-}
-
-/** The most the young generation (both semi-spaces) may grow back to after a release: half V8's default. */
-const YOUNG_GENERATION_CAP = 16 * 1024 * 1024;
+let youngGeneration: 'free' | 'held' | 'capped' = 'free';
 let youngGenerationWatch: PerformanceObserver | null = null;
 
 function youngGenerationSize(): number {
@@ -138,16 +144,28 @@ function youngGenerationSize(): number {
  * trial in flight mostly survives the next one too); at 2 MB it took ~12 %
  * more. `--max-semi-space-size` is read only when the heap is set up, but
  * the growth factor is read at every growth, so a factor of 1 stops it where
- * it is. Starting a worker thread puts V8's factor back to 2 (every new
- * isolate's heap set-up does), so the watch stays on: after each collection
- * that finds the young generation at the cap, the factor is set to 1 again.
+ * it is.
+ *
+ * The check runs after each collection (a performance observer), which
+ * node delivers only when the event loop turns: the trials turn it all the
+ * time, but the pre-flight, the summary step and the reports are long
+ * stretches of synchronous work, in which the young generation grew past
+ * the cap to 2 × 16 MB between two checks (a 100,000-task run's reports:
+ * +16 MB on the run's peak). So after a release it is held where the
+ * release left it (its minimum, 1–2 MB) — a factor of 1 at once — and only a
+ * large run's trials let it grow to the cap (`fitHeapGrowth`). Starting a
+ * worker thread puts V8's factor back to 2 (every new isolate's heap set-up
+ * does), so the watch stays on and sets it again after each collection.
  */
-function capYoungGeneration(): void {
-  const hold = () => {
-    if (youngGenerationSize() >= YOUNG_GENERATION_CAP) setFlagsFromString('--semi-space-growth-factor=1');
-  };
-  hold();
+function watchYoungGeneration(state: 'held' | 'capped'): void {
+  youngGeneration = state;
+  holdYoungGeneration();
   if (youngGenerationWatch) return;
-  youngGenerationWatch = new PerformanceObserver(hold);
+  youngGenerationWatch = new PerformanceObserver(holdYoungGeneration);
   youngGenerationWatch.observe({ entryTypes: ['gc'] });
+}
+
+function holdYoungGeneration(): void {
+  const grow = youngGeneration === 'capped' && youngGenerationSize() < YOUNG_GENERATION_CAP;
+  setFlagsFromString(`--semi-space-growth-factor=${grow ? 2 : 1}`);
 }

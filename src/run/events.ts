@@ -44,13 +44,15 @@ export interface RunEvents {
   onPhase?(phase: RunPhase): void | Promise<void>;
   /**
    * Awaited where most of what the previous phase made has just become
-   * garbage: after start-up (before the first trial) and after the trials'
-   * reducers are done (before the reports render). The CLI hands memory
-   * back to the system here (src/cli/heap-policy.ts); a library caller
-   * leaves it out. It is a hook, not a policy, so the library never
-   * changes the process's heap settings.
+   * garbage: after start-up (before the first trial), after the trials
+   * (before the summary step) and after the trials' reducers are done
+   * (before the reports render). `plannedTrials`: the run's size, when the
+   * caller knows it (a run does; merge and a re-score do not). The CLI
+   * hands memory back to the system here (src/cli/heap-policy.ts); a
+   * library caller leaves it out. It is a hook, not a policy, so the
+   * library never changes the process's heap settings.
    */
-  betweenPhases?(): Promise<void>;
+  betweenPhases?(plannedTrials?: number): Promise<void>;
 }
 
 /** Stopping a run from outside (the CLI wires Ctrl-C to these). */

@@ -164,14 +164,17 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
         summary: staged?.summary ?? readSummary(runDir),
       });
       collector = null;
-      // What the trials left is garbage now; the CLI hands it back before the
-      // reports render (a 100,000-trial run's peak memory was this step).
-      await options.events?.betweenPhases?.();
       // The charts' worker (Vega, ~40 MB) starts only now unless the run is
       // small, so it never comes on top of a large run's trials: it imports
       // Vega and draws while this thread writes report.md, junit.xml and the
-      // page around the charts.
+      // page around the charts. Started before the release below: a new
+      // isolate's heap set-up puts V8's young-generation growth back, which
+      // the release caps again (src/cli/heap-policy.ts); started after it,
+      // the main thread's young generation grew to 32 MB in the reports.
       charts ??= startChartWorker();
+      // What the trials left is garbage now; the CLI hands it back before the
+      // reports render (a 100,000-trial run's peak memory was this step).
+      await options.events?.betweenPhases?.(options.manifest?.planned);
       try {
         await writeReports(data, options.config.gate, staged?.write, ahead ?? charts.render);
       } finally {

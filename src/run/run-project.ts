@@ -250,6 +250,9 @@ async function executeProject(prepared: Prepared): Promise<RunResult> {
     // trials are done, before the summary and the reports are made.
     const { runId, manifest, outcome, finalizer, interrupted } = await startAndRunTrials(prepared, owner);
     await events.onPhase?.('summary');
+    // What the trials left is garbage now; the CLI hands it back before the summary step's large
+    // allocations (the manifest of every task written, then read back) land on top of it.
+    await events.betweenPhases?.(manifest.planned);
     // Summary, finished manifest and reports are installed together (src/run-folder/transaction.ts):
     // a kill or a Ctrl-C in this phase leaves the folder as it was, or all of them new.
     const finish = new RunFolderTransaction(prepared.runDir, 'end of a run (summary, manifest, reports)');
@@ -353,7 +356,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
   if (prepared.ownsProject) handTasksToPlan(project);
   // Loading, cassettes, planning, pre-flight: what start-up made and no trial
   // needs is garbage now (the CLI hands it back before the trials' heap grows on top).
-  await events.betweenPhases?.();
+  await events.betweenPhases?.(plan.length);
   await events.onPhase?.('trials');
 
   // Summary and reports are fed as the trials stream by (the resumed part, then each new trial).

@@ -46,6 +46,21 @@ describe('TaskTallies', () => {
     expect(tallied(trials)).toEqual(reference(trials));
   });
 
+  it('of several tallies together, counts each task once, summed over the tallies it is in', () => {
+    const name = fc.constantFrom('', 'a', 'ab', 'a\u0000', 'b', 'ticket');
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ domain: name, task: name, success: fc.boolean(), cell: fc.nat(2) }), { maxLength: 60 }),
+        (trials) => {
+          const cells = [new TaskTallies(), new TaskTallies(), new TaskTallies()];
+          for (const { domain, task, success, cell } of trials) cells[cell]!.add(domain, task, success);
+          expect(TaskTallies.sortedOf(cells)).toEqual(reference(trials));
+          expect(TaskTallies.sortedOf([cells[0]!])).toEqual(reference(trials.filter(({ cell }) => cell === 0)));
+        },
+      ),
+    );
+  });
+
   it('agrees with the keyed map on any stream of trials', () => {
     const name = fc.constantFrom('', 'a', 'ab', 'a\u0000', 'b', 'é', 'ticket');
     fc.assert(

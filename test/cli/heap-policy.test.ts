@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fitHeapGrowth, limitHeapGrowth, releaseAfterTrials, releaseMemory } from '../../src/cli/heap-policy.ts';
+import { fitHeapGrowth, limitHeapGrowth, releaseMemory } from '../../src/cli/heap-policy.ts';
 import { SMALL_RUN_TRIALS } from '../../src/spec/run-size.ts';
 
 /** The inspector sessions a release opened, and what each asked V8 for. */
@@ -52,25 +52,31 @@ describe('the heap policy between phases', () => {
       posted.length = 0;
     }
   });
+});
 
-  it('after the trials (before the summary step), releases for a large run only, never for an unknown size', async () => {
-    // Resident size over the threshold: the unknown-size rule of releaseMemory would release; this one does not.
-    vi.spyOn(process.memoryUsage, 'rss').mockReturnValue(512 * 1024 * 1024);
-    await releaseAfterTrials(undefined);
-    await releaseAfterTrials(SMALL_RUN_TRIALS);
-    expect(posted).toEqual([]);
-    await releaseAfterTrials(SMALL_RUN_TRIALS + 1);
-    expect(posted).toEqual(['HeapProfiler.collectGarbage']);
+describe('the young generation', () => {
+  // The last factor set (a collection meanwhile sets it again, to the same).
+  const factor = () => flags.filter((flag) => flag.startsWith('--semi-space-growth-factor')).at(-1);
+
+  it('is held where a release left it, and grows again only through the trials of a large run', async () => {
+    await releaseMemory(SMALL_RUN_TRIALS + 1);
+    expect(factor()).toBe('--semi-space-growth-factor=1');
+    fitHeapGrowth(SMALL_RUN_TRIALS + 1);
+    // Below the cap (just shrunk by the release): V8's factor again.
+    expect(factor()).toBe('--semi-space-growth-factor=2');
+    await releaseMemory(SMALL_RUN_TRIALS + 1);
+    expect(factor()).toBe('--semi-space-growth-factor=1');
   });
 });
 
 describe('the old generation growth', () => {
   it('is bounded from the start, and given back to V8 once the trials of a small run start', () => {
+    const growth = () => flags.filter((flag) => flag.startsWith('--heap-growing'));
     limitHeapGrowth();
-    expect(flags).toEqual(['--heap-growing-percent=50']);
+    expect(growth()).toEqual(['--heap-growing-percent=50']);
     fitHeapGrowth(SMALL_RUN_TRIALS + 1);
-    expect(flags).toEqual(['--heap-growing-percent=50']);
+    expect(growth()).toEqual(['--heap-growing-percent=50']);
     fitHeapGrowth(SMALL_RUN_TRIALS);
-    expect(flags).toEqual(['--heap-growing-percent=50', '--heap-growing-percent=0']);
+    expect(growth()).toEqual(['--heap-growing-percent=50', '--heap-growing-percent=0']);
   });
 });

@@ -27,10 +27,14 @@ const summaryOf = (runDir: string) => read(runDir, RUN_FILES.summary).replace(/"
 // Each test renders the reports of up to four runs (Vega): generous on a shared machine.
 describe('src/run', { timeout: 180_000 }, () => {
   it('runProject runs, reports progress and phases through events, and returns what it wrote', async () => {
-    const phases: RunPhase[] = [];
-    const seen: { start?: { total: number; skipped: number; todo: number }; trials: number; released: number } = {
+    const phases: string[] = [];
+    const seen: {
+      start?: { total: number; skipped: number; todo: number };
+      trials: number;
+      released: (number | undefined)[];
+    } = {
       trials: 0,
-      released: 0,
+      released: [],
     };
     const result = await runProject({
       root,
@@ -40,13 +44,25 @@ describe('src/run', { timeout: 180_000 }, () => {
       events: {
         onStart: (info) => void (seen.start = info),
         onTrial: () => void (seen.trials += 1),
-        onPhase: (phase) => void phases.push(phase),
-        betweenPhases: async () => void (seen.released += 1),
+        onPhase: (phase: RunPhase) => void phases.push(phase),
+        betweenPhases: async (planned) => {
+          seen.released.push(planned);
+          phases.push(`between ${phases.at(-1)}`);
+        },
       },
     });
-    expect(phases).toEqual(['load', 'preflight', 'trials', 'summary', 'reports']);
-    // After start-up and before the reports: where the CLI hands memory back.
-    expect(seen.released).toBe(2);
+    // After start-up, after the trials and before the reports render: where the CLI hands memory back, by the run's size.
+    expect(phases).toEqual([
+      'load',
+      'preflight',
+      'between preflight',
+      'trials',
+      'summary',
+      'between summary',
+      'reports',
+      'between reports',
+    ]);
+    expect(seen.released).toEqual([result.manifest.planned, result.manifest.planned, result.manifest.planned]);
     expect(seen.start).toEqual({
       total: result.manifest.planned,
       skipped: 0,

@@ -9,7 +9,7 @@ import type { RunEvents } from '../../run/events.ts';
 import { LiveStates } from '../../registry/index.ts';
 import { formatRunFacts, formatSummaryTable } from '../summary-table.ts';
 import { createProgress } from '../progress.ts';
-import { fitHeapGrowth, releaseAfterTrials, releaseMemory } from '../heap-policy.ts';
+import { fitHeapGrowth, releaseMemory } from '../heap-policy.ts';
 import { createPhaseTimings, formatPhaseTimings } from '../phase-timings.ts';
 import { guardFinishing } from '../finish-interrupt.ts';
 import { releaseRunFolderLock } from '../../run-folder/index.ts';
@@ -126,8 +126,6 @@ export async function runAction(flags: RunFlags, setExitCode: (code: number) => 
   let exitGuard: ReturnType<typeof guardUserExit> | null = null;
   let folder: string | null = null;
   let limitMs = 0;
-  // Trials planned, once the plan is known: by it the heap policy decides on a release before the reports.
-  let planned: number | undefined;
   // A handler blocking the main thread: two Ctrl-Cs, or run.user_code_limit_ms, and the watchdog ends the process.
   // Started now so it is up when the trials begin (it acts only once armed).
   let blockedLine: (() => string) | null = null;
@@ -162,7 +160,6 @@ export async function runAction(flags: RunFlags, setExitCode: (code: number) => 
     onStart: (info) => {
       folder = info.runDir;
       limitMs = info.userCodeLimitMs;
-      planned = info.total;
       fitHeapGrowth(info.total);
       watchdog.arm({ runDir: info.runDir, resume: `toolmark run --resume ${displayPath(info.runDir)}`, limitMs });
       progress = createProgress(process.stderr, undefined, { log: info.live });
@@ -183,12 +180,10 @@ export async function runAction(flags: RunFlags, setExitCode: (code: number) => 
         trialsDone();
         if (finishing === null && folder !== null)
           finishing = guardFinishing(folder, `toolmark run --resume ${displayPath(folder)}`);
-        if (phase === 'summary') return releaseAfterTrials(planned);
       }
-      return undefined;
     },
-    // The heap policy is the CLI's (src/cli/heap-policy.ts); the library only says where the phases meet.
-    betweenPhases: () => releaseMemory(planned),
+    // The heap policy is the CLI's (src/cli/heap-policy.ts); the library only says where the phases meet, and the run's size.
+    betweenPhases: releaseMemory,
   };
   let result: RunResult;
   try {
