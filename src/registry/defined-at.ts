@@ -1,10 +1,9 @@
 import { fileURLToPath } from 'node:url';
 
 // Global (Symbol.for): a domain may import another installed copy of toolmark
-// than the CLI reading it. Named for what it holds, a `{ get() }` site read
-// when asked; copies of round 10 and before stored `{ file, line }` under
-// 'toolmark.defined-at', which this copy no longer reads (nor they this).
-const DEFINED_AT = Symbol.for('toolmark.definition-site');
+// than the CLI reading it, so every copy reads and writes `{ file, line }`
+// under this one key (here through a getter: see DefinitionSite).
+const DEFINED_AT = Symbol.for('toolmark.defined-at');
 
 /** Where a tool or domain was defined: the file and line of the `defineTool` / `defineDomain` call. */
 export interface DefinedAt {
@@ -53,14 +52,16 @@ class DefinitionSite {
 
 /** Remember where `target` is being defined (a hidden property: copies, JSON and equality ignore it). */
 export function markDefinedAt<T extends object>(target: T): T {
-  if (Object.isExtensible(target) && !Object.hasOwn(target, DEFINED_AT))
-    Object.defineProperty(target, DEFINED_AT, { value: new DefinitionSite(), enumerable: false });
+  if (Object.isExtensible(target) && !Object.hasOwn(target, DEFINED_AT)) {
+    const site = new DefinitionSite();
+    Object.defineProperty(target, DEFINED_AT, { get: () => site.get() ?? undefined, enumerable: false });
+  }
   return target;
 }
 
 /** Where `target` was defined, if `defineTool`/`defineDomain` saw it. */
 export function definedAt(target: unknown): DefinedAt | undefined {
   return typeof target === 'object' && target !== null
-    ? ((target as Record<symbol, Pick<DefinitionSite, 'get'> | undefined>)[DEFINED_AT]?.get() ?? undefined)
+    ? ((target as Record<symbol, DefinedAt | undefined>)[DEFINED_AT] ?? undefined)
     : undefined;
 }
