@@ -17,7 +17,7 @@ export { collectRun, createRunCollector, isSynthetic, type RunCollector, type Ru
 export { errorLines, incompleteNote, turnLine, usageLines, type RunFacts } from './run-facts.ts';
 export { renderMarkdown } from './markdown.ts';
 export { renderJunit, xmlEscape } from './junit.ts';
-export { renderHtml, renderHtmlChunks, type PageChunk } from './html/page.ts';
+export { pageText, renderHtml, renderHtmlChunks, type PageChunk } from './html/page.ts';
 export { drawAhead, startChartWorker, type ChartRenderer, type ChartWorker } from './html/chart-worker.ts';
 export { htmlChartSpecs } from './html/page.ts';
 export { warmUpChartSpecs } from './html/warm-up-specs.ts';

@@ -36,11 +36,14 @@ export function checkRunId(id: string, flag = '--run-id'): string {
   });
 }
 
+/** One chunk of a file written in chunks: text, or text already encoded as UTF-8. */
+export type FileChunk = string | Uint8Array;
+
 /**
  * What a writer of the run folder writes: one string, or a sequence of
- * strings (a large page, in chunks), some of them perhaps already UTF-8 bytes.
+ * chunks (a large page), written in order.
  */
-export type FileContent = string | Iterable<string | Uint8Array>;
+export type FileContent = string | Iterable<FileChunk>;
 
 /** Writes one file of the run folder whole (the default is `writeFileAtomic`; a transaction stages instead). */
 export type RunFileWriter = (file: string, content: FileContent) => void;

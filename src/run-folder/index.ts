@@ -20,6 +20,7 @@ export {
   writeError,
   writeFileAtomic,
   writeFileDurable,
+  type FileChunk,
   type FileContent,
   type RunFileWriter,
 } from './files.ts';

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { escapeJsonForScript, jsonForScript } from '../../src/report/html/escape.ts';
+import { escapeJsonForScript } from '../../src/report/html/escape.ts';
 import { embeddedTrials } from '../../src/report/html/page.ts';
 import { utf8Chunks } from '../../src/report/html/utf8-chunks.ts';
 import type { RunData } from '../../src/report/run-data.ts';
+import { jsonForScript } from './json-for-script.ts';
 
 /** escapeJsonForScript as it was before the one-pass escape: a replacement per character. */
 function chainedEscape(json: string): string {
@@ -66,6 +67,8 @@ describe('the trial data embedded in report.html', () => {
       // Lone surrogates as the encoder writes them (JSON text never ends a piece in half a pair).
       fc.string({ unit: 'binary', maxLength: 40 }).map((text) => Buffer.from(text, 'utf8').toString('utf8')),
       fc.constantFrom('x'.repeat((1 << 20) - 5), '\uD83D\uDE00'.repeat(200_000), 'é'.repeat(400_000)),
+      // Sized so that, after a one-byte piece, the worst case fills a buffer exactly (1 + 3 × 349,525 = 1 MiB).
+      fc.constantFrom('€'.repeat(349_525), 'x'.repeat(349_525)),
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 12 }), (pieces) => {
@@ -75,5 +78,13 @@ describe('the trial data embedded in report.html', () => {
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('fills a buffer to its last byte when a piece, at 3 bytes a unit, would end exactly at its edge', () => {
+    const edge = ((1 << 20) - 1) / 3; // 349,525: after one byte, 3 bytes a unit reach 1 MiB exactly
+    expect(utf8Chunks(['x', '€'.repeat(edge)]).map((chunk) => chunk.length)).toEqual([1 << 20]);
+    expect(utf8Chunks(['x', 'x'.repeat(edge), 'y']).map((chunk) => chunk.length)).toEqual([edge + 2]);
+    // One unit more does not fit: a new buffer.
+    expect(utf8Chunks(['x', '€'.repeat(edge + 1)]).map((chunk) => chunk.length)).toEqual([1, 3 * (edge + 1)]);
   });
 });

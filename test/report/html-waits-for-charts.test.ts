@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectRun, htmlChartSpecs, renderHtmlChunks, type RunData } from '../../src/report/index.ts';
+import { collectRun, htmlChartSpecs, pageText, renderHtmlChunks, type RunData } from '../../src/report/index.ts';
 import { SMALL_RUN_TRIALS } from '../../src/spec/run-size.ts';
 import { writeFixtureRun } from './fixture-run.ts';
 
@@ -57,9 +57,7 @@ describe('report.html while its charts are drawn elsewhere', () => {
       const chunks = [...(await page)];
       // A small run's embedded trials come encoded already (made while the charts were drawn).
       expect(chunks.some((chunk) => chunk instanceof Uint8Array)).toBe(planned === SMALL_RUN_TRIALS);
-      pages.push(
-        chunks.map((chunk) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'))).join(''),
-      );
+      pages.push(pageText(chunks));
       expect(made).toHaveLength(data.sample.trials.length);
     }
     expect(pages[0]).toContain('<svg data-chart="0">');

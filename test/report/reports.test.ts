@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectRun, renderHtml, renderRunReports, xmlEscape } from '../../src/report/index.ts';
-import { jsonForScript } from '../../src/report/html/escape.ts';
+import { jsonForScript } from './json-for-script.ts';
 import { GateConfig, type Summary, type TrialRecord } from '../../src/spec/index.ts';
 import { writeFixtureRun } from './fixture-run.ts';
 import { findAll, parseXml } from './xml-reader.ts';

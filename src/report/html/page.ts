@@ -12,6 +12,7 @@ import {
   rescoredNote,
   SYNTHETIC_BANNER,
 } from '../headline.ts';
+import type { FileChunk } from '../../run-folder/index.ts';
 import type { RunData } from '../run-data.ts';
 import { describeFailingGraders, isFlipped, successRate } from '../task-outcomes.ts';
 import { BROWSER_SCRIPT } from './browser-script.ts';
@@ -237,16 +238,25 @@ export function htmlChartSpecs(data: Pick<RunData, 'manifest' | 'summary' | 'out
 
 /** Renders the self-contained report.html: inline CSS, SVG charts rendered now, inline JS over embedded JSON. */
 export async function renderHtml(data: RunData): Promise<string> {
-  return [...(await renderHtmlChunks(data))]
-    .map((chunk) => (typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8')))
-    .join('');
+  return pageText(await renderHtmlChunks(data));
 }
 
 /** A piece of report.html: text, or text already encoded as UTF-8 (a small run's embedded trials). */
-export type PageChunk = string | Uint8Array;
+export type PageChunk = FileChunk;
+
+/** The text of a page made in chunks: bytes decoded in place (no copy), then all of it joined. */
+export function pageText(chunks: Iterable<PageChunk>): string {
+  return [...chunks]
+    .map((chunk) =>
+      typeof chunk === 'string'
+        ? chunk
+        : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).toString('utf8'),
+    )
+    .join('');
+}
 
 /**
- * `{"trials":[…],"total":…,"limit":…}` as `jsonForScript` would write it,
+ * `{"trials":[…],"total":…,"limit":…}`, JSON.stringify of it escaped by `escapeJsonForScript`,
  * one trial at a time: the embedded sample is most of a large run's page
  * (~10 MB), and made as one string it would be copied several times over.
  */
@@ -273,9 +283,9 @@ function pageTables(data: RunData) {
 }
 
 /**
- * The page of `renderHtml` as a sequence of strings whose concatenation is
- * the page, so report.html can be written piece by piece (the embedded
- * trials one by one). `charts` are the SVGs of `htmlChartSpecs(data)`,
+ * The page of `renderHtml` as a sequence of chunks, text or UTF-8 bytes,
+ * written in order (decode the bytes before joining: `pageText`), so
+ * report.html can be written piece by piece (the embedded trials one by one). `charts` are the SVGs of `htmlChartSpecs(data)`,
  * drawn elsewhere (a worker, chart-worker.ts); by default they are drawn
  * here first.
  */
