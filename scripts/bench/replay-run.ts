@@ -97,7 +97,7 @@ export interface RescoreTimings {
 export async function timedRescore(
   root: string,
   runDir: string,
-  hooks: { betweenPhases?: () => Promise<void> } = {},
+  hooks: Pick<RunEvents, 'betweenPhases'> = {},
 ): Promise<RescoreTimings> {
   const started = now();
   const cpuStart = cpu();

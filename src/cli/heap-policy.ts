@@ -60,7 +60,7 @@ const RELEASE_ABOVE_RSS = 256 * 1024 * 1024;
  * before their trials (~250–265 MB), so from run to run a release came or
  * not: ~100 ms of the first's critical path, ~30 MB of the others' peak
  * (bench figure 1c; the trials' young generation uncapped). A run of at
- * most this many planned trials never releases (what its trials leave is
+ * most `SMALL_RUN_TRIALS` planned trials never releases (what its trials leave is
  * small: ~60 MB of heap in use at 10,000, and its peak stays under 300 MB
  * without it); a larger one always does (`isSmallRun`, src/spec/run-size.ts).
  */

@@ -19,8 +19,10 @@ export type RunPhase = 'load' | 'preflight' | 'trials' | 'summary' | 'reports';
 export interface RunEvents {
   /** The plan is known: trials planned, already done (a resumed run), and to run now; `live` when a provider talks to a live model; the run folder. */
   /** …and `userCodeLimitMs`, how long user code may block the run (`run.user_code_limit_ms`; the CLI's watchdog enforces it). */
+  /** `planned`: the run's size as its manifest records it (a resume: as first planned), which `betweenPhases` is given too. */
   onStart?(info: {
     total: number;
+    planned: number;
     skipped: number;
     todo: number;
     live: boolean;

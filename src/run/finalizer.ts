@@ -95,7 +95,7 @@ export interface RunFinalizerOptions {
  * the reports.
  */
 function earlyWarmUp(): TopLevelSpec[] {
-  return [...warmUpChartSpecs(), ...warmUpChartSpecs().slice(0, 2)];
+  return [...warmUpChartSpecs(), ...warmUpChartSpecs(2)];
 }
 
 /**
@@ -167,11 +167,13 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
       // The charts' worker (Vega, ~40 MB) starts only now unless the run is
       // small, so it never comes on top of a large run's trials: it imports
       // Vega and draws while this thread writes report.md, junit.xml and the
-      // page around the charts. Started before the release below: a new
-      // isolate's heap set-up puts V8's young-generation growth back, which
-      // the release caps again (src/cli/heap-policy.ts); started after it,
-      // the main thread's young generation grew to 32 MB in the reports.
+      // page around the charts. Started, and its isolate set up on its own
+      // thread (`ready`), before the release below: a new isolate's heap
+      // set-up puts V8's young-generation growth back, which the release caps
+      // again (src/cli/heap-policy.ts); set up after it, the main thread's
+      // young generation grew to 32 MB in the reports.
       charts ??= startChartWorker();
+      await charts.ready;
       // What the trials left is garbage now; the CLI hands it back before the
       // reports render (a 100,000-trial run's peak memory was this step).
       await options.events?.betweenPhases?.(options.manifest?.planned);

@@ -356,7 +356,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
   if (prepared.ownsProject) handTasksToPlan(project);
   // Loading, cassettes, planning, pre-flight: what start-up made and no trial
   // needs is garbage now (the CLI hands it back before the trials' heap grows on top).
-  await events.betweenPhases?.(plan.length);
+  await events.betweenPhases?.(manifest.planned);
   await events.onPhase?.('trials');
 
   // Summary and reports are fed as the trials stream by (the resumed part, then each new trial).
@@ -391,6 +391,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
       ((info) =>
         events.onStart!({
           ...info,
+          planned: manifest.planned,
           live: providers.some((entry) => !entry.offline),
           runDir,
           userCodeLimitMs: config.run.user_code_limit_ms ?? DEFAULT_USER_CODE_LIMIT_MS,

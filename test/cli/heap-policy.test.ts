@@ -1,6 +1,16 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fitHeapGrowth, limitHeapGrowth, releaseMemory } from '../../src/cli/heap-policy.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SMALL_RUN_TRIALS } from '../../src/spec/run-size.ts';
+
+type HeapPolicy = typeof import('../../src/cli/heap-policy.ts');
+
+/** The policy afresh for each test: its state (the young generation held or not) is the module's. */
+let fitHeapGrowth: HeapPolicy['fitHeapGrowth'];
+let limitHeapGrowth: HeapPolicy['limitHeapGrowth'];
+let releaseMemory: HeapPolicy['releaseMemory'];
+beforeEach(async () => {
+  vi.resetModules();
+  ({ fitHeapGrowth, limitHeapGrowth, releaseMemory } = await import('../../src/cli/heap-policy.ts'));
+});
 
 /** The inspector sessions a release opened, and what each asked V8 for. */
 const posted: string[] = [];
@@ -19,9 +29,16 @@ vi.mock('node:inspector', () => ({
 /** The V8 flags the policy set. */
 const flags: string[] = [];
 
+/** The young generation's size (both semi-spaces) V8 reports. */
+let youngGenerationBytes = 1024 * 1024;
+
 vi.mock('node:v8', async (importOriginal) => ({
   ...(await importOriginal<typeof import('node:v8')>()),
   setFlagsFromString: (flag: string) => void flags.push(flag),
+  getHeapSpaceStatistics: () => [
+    { space_name: 'old_space', space_size: 64 * 1024 * 1024 },
+    { space_name: 'new_space', space_size: youngGenerationBytes },
+  ],
 }));
 
 afterEach(() => {
@@ -58,14 +75,36 @@ describe('the young generation', () => {
   // The last factor set (a collection meanwhile sets it again, to the same).
   const factor = () => flags.filter((flag) => flag.startsWith('--semi-space-growth-factor')).at(-1);
 
-  it('is held where a release left it, and grows again only through the trials of a large run', async () => {
+  it('is held where a release left it, and grows again only through the trials of a large run, below 16 MB', async () => {
+    youngGenerationBytes = 1024 * 1024;
     await releaseMemory(SMALL_RUN_TRIALS + 1);
+    expect(factor()).toBe('--semi-space-growth-factor=1');
+    fitHeapGrowth(SMALL_RUN_TRIALS);
     expect(factor()).toBe('--semi-space-growth-factor=1');
     fitHeapGrowth(SMALL_RUN_TRIALS + 1);
     // Below the cap (just shrunk by the release): V8's factor again.
     expect(factor()).toBe('--semi-space-growth-factor=2');
     await releaseMemory(SMALL_RUN_TRIALS + 1);
     expect(factor()).toBe('--semi-space-growth-factor=1');
+  });
+
+  it('does not grow past 16 MB through the trials of a large run', async () => {
+    for (const [bytes, expected] of [
+      [16 * 1024 * 1024 - 1, '--semi-space-growth-factor=2'],
+      [16 * 1024 * 1024, '--semi-space-growth-factor=1'],
+    ] as const) {
+      await releaseMemory(SMALL_RUN_TRIALS + 1);
+      youngGenerationBytes = bytes;
+      fitHeapGrowth(SMALL_RUN_TRIALS + 1);
+      expect(factor()).toBe(expected);
+    }
+  });
+
+  it('is left to V8 when no release came first', () => {
+    youngGenerationBytes = 1024 * 1024;
+    fitHeapGrowth(SMALL_RUN_TRIALS + 1);
+    fitHeapGrowth(SMALL_RUN_TRIALS);
+    expect(factor()).toBeUndefined();
   });
 });
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRunFinalizer } from '../../src/run/finalizer.ts';
+import type { RunEvents } from '../../src/run/events.ts';
 import { SMALL_RUN_TRIALS } from '../../src/spec/run-size.ts';
 import { drawAhead } from '../../src/report/html/chart-worker.ts';
 import { warmUpChartSpecs } from '../../src/report/html/warm-up-specs.ts';
@@ -12,6 +13,8 @@ import { writeFixtureRun } from './fixture-run.ts';
 
 /** Every chart worker the finalizer starts: whether it warms up, how often it drew and was stopped. */
 const workers: { warmUp: boolean; renders: number; stops: number }[] = [];
+/** Those set up on their thread (`ready`, a little after they start). */
+const online = new WeakSet<(typeof workers)[number]>();
 
 vi.mock('../../src/report/html/chart-worker.ts', async (importOriginal) => {
   const original = await importOriginal<typeof import('../../src/report/html/chart-worker.ts')>();
@@ -27,6 +30,7 @@ vi.mock('../../src/report/html/chart-worker.ts', async (importOriginal) => {
           return specs.map((spec, index) => (spec ? `<svg data-worker-chart="${index}"></svg>` : ''));
         },
         stop: () => void (worker.stops += 1),
+        ready: new Promise<void>((resolve) => setTimeout(() => resolve(void online.add(worker)), 5)),
       };
     },
   };
@@ -44,13 +48,14 @@ beforeEach(() => {
 });
 
 /** A finalizer fed a fixture run's trials, its summary written; its manifest as the runner would pass it (planned: as given), or none. */
-async function fedFinalizer(name: string, planned: number | undefined, trials = 2) {
+async function fedFinalizer(name: string, planned: number | undefined, trials = 2, events?: RunEvents) {
   const dir = join(workDir, name);
   const { records, manifest } = await writeFixtureRun(dir, { trials });
   const finalizer = createRunFinalizer({
     runId: 'fixture-run',
     config: ProjectConfig.parse({}),
     synthetic: false,
+    events,
     manifest: planned === undefined ? undefined : { ...manifest, planned },
   });
   const startedWithTheTrials = workers.length;
@@ -99,6 +104,16 @@ describe("a run's chart worker", () => {
     }
   });
 
+  it('is set up on its thread before the memory is released for the reports (its isolate resets the young generation)', async () => {
+    const onlineAtRelease: boolean[] = [];
+    const events: RunEvents = {
+      betweenPhases: async () => void onlineAtRelease.push(...workers.map((worker) => online.has(worker))),
+    };
+    const { dir, finalizer } = await fedFinalizer('ready', SMALL_RUN_TRIALS + 1, 2, events);
+    await finalizer.writeReports(dir);
+    expect(onlineAtRelease).toEqual([true]);
+  });
+
   it('is stopped when a small run ends without its reports (dispose), once', async () => {
     const { finalizer } = await fedFinalizer('failed', 64);
     finalizer.dispose();
@@ -114,6 +129,7 @@ describe('charts drawn ahead', () => {
     const worker = {
       render: async (asked: readonly unknown[]) => asked.map(() => `worker ${(drawnInWorker += 1)}`),
       stop: () => {},
+      ready: Promise.resolve(),
     };
     const renderer = drawAhead(worker, specs);
     expect(await renderer(JSON.parse(JSON.stringify(specs)))).toEqual(['worker 1', 'worker 2']);

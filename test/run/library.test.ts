@@ -65,6 +65,7 @@ describe('src/run', { timeout: 180_000 }, () => {
     expect(seen.released).toEqual([result.manifest.planned, result.manifest.planned, result.manifest.planned]);
     expect(seen.start).toEqual({
       total: result.manifest.planned,
+      planned: result.manifest.planned,
       skipped: 0,
       todo: result.manifest.planned,
       live: false,

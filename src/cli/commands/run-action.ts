@@ -160,7 +160,7 @@ export async function runAction(flags: RunFlags, setExitCode: (code: number) => 
     onStart: (info) => {
       folder = info.runDir;
       limitMs = info.userCodeLimitMs;
-      fitHeapGrowth(info.total);
+      fitHeapGrowth(info.planned);
       watchdog.arm({ runDir: info.runDir, resume: `toolmark run --resume ${displayPath(info.runDir)}`, limitMs });
       progress = createProgress(process.stderr, undefined, { log: info.live });
       progress.start(info);

@@ -34,10 +34,13 @@ export const renderChartsHere: ChartRenderer = async (specs) => {
  * A worker that fails (it could not load, it crashed) rejects `render` with
  * the reason: the reports step fails, and its caller leaves no report half
  * written. Used once: `render` ends the worker; `stop` ends an unused one.
+ * `ready` settles once the worker's isolate is set up on its thread (node's
+ * 'online' event), or it failed or ended first: it never rejects.
  */
 export interface ChartWorker {
   render: ChartRenderer;
   stop(): void;
+  ready: Promise<void>;
 }
 
 const require = createRequire(import.meta.url);
@@ -129,12 +132,22 @@ export function startChartWorker(
       warmUp: options.warmUp ?? null,
     },
   });
-  // Idle until asked: a run that fails before its reports does not wait for it.
-  worker.unref();
   let failure: Error | null = null;
   worker.on('error', (error) => void (failure ??= error));
   let used = false;
+  // Held by the event loop only until it is set up (a caller may await `ready` with nothing else pending),
+  // then idle until asked: a run that fails before its reports does not wait for it.
+  const ready = new Promise<void>((resolve) => {
+    const settle = () => {
+      if (!used) worker.unref();
+      resolve();
+    };
+    worker.once('online', settle);
+    worker.once('error', settle);
+    worker.once('exit', settle);
+  });
   return {
+    ready,
     async render(specs) {
       if (used) throw new Error('the chart worker renders one page');
       used = true;
