@@ -1,7 +1,7 @@
 import { openSync, readSync, statSync } from 'node:fs';
 // Never the spec's index, nor zod: the cassette worker imports this module (cassette-prefetch.ts).
 import { ConfigError, type ConfigIssue } from '../../src/spec/errors.ts';
-import { jsonlLines, type ReadAt } from '../../src/spec/jsonl-lines.ts';
+import { jsonlLines, jsonlLinesOf, type ReadAt } from '../../src/spec/jsonl-lines.ts';
 import type { CassetteLine } from '../../src/spec/cassette.ts';
 
 /** Bad lines named one by one; beyond this a count, so a wrong file cannot flood the terminal. */
@@ -81,50 +81,32 @@ export function walkCassette(
 ): void {
   const issues: ConfigIssue[] = [];
   let badLines = 0;
-  const visit = (raw: string, lineNumber: number, bytes: LineBytes): void => {
-    const checked = check(raw, file, lineNumber);
-    if (checked === null) return;
+  const lines = typeof from === 'number' ? jsonlLines(readsOf(from, file)) : jsonlLinesOf(from);
+  for (const { text, line: lineNumber, offset, length } of lines) {
+    const checked = check(text, file, lineNumber);
+    if (checked === null) continue;
     if ('line' in checked) {
-      take(checked.line, lineNumber, bytes, checked.asWritten ? raw : null);
-      return;
+      take(checked.line, lineNumber, { offset, length }, checked.asWritten ? text : null);
+      continue;
     }
     badLines += 1;
     for (const issue of checked.issues) if (issues.length < MAX_ISSUES) issues.push(issue);
-  };
-  if (typeof from === 'number') {
-    const readAt: ReadAt = (into, at, position) => {
-      try {
-        return readSync(from, into, at, into.length - at, position);
-      } catch (error) {
-        throw readFailure(file, error);
-      }
-    };
-    for (const { text, line, offset, length } of jsonlLines(readAt)) visit(text, line, { offset, length });
-  } else heldLines(from, visit);
+  }
   const named = new Set(issues.map((issue) => issue.line)).size;
   if (badLines > named) issues.push({ file, message: `… and ${badLines - named} more bad lines` });
   if (issues.length > 0) throw new ConfigError(issues);
 }
 
-/**
- * The lines of a cassette held in memory, split where they are: the same
- * lines, numbers and places as `jsonlLines` gives, without copying the
- * bytes into its chunk buffer first (a worker's read of a 13 MB cassette
- * copied all of it, ~30 ms).
- */
-function heldLines(bytes: Buffer, visit: (raw: string, lineNumber: number, place: LineBytes) => void): void {
-  let line = 0;
-  let start = 0;
-  for (let newline = bytes.indexOf(NEWLINE, start); newline !== -1; newline = bytes.indexOf(NEWLINE, start)) {
-    line += 1;
-    visit(bytes.toString('utf8', start, newline), line, { offset: start, length: newline - start });
-    start = newline + 1;
-  }
-  if (start < bytes.length)
-    visit(bytes.toString('utf8', start, bytes.length), line + 1, { offset: start, length: bytes.length - start });
+/** Reads of an open cassette; a failed read is a ConfigError naming the file. */
+function readsOf(descriptor: number, file: string): ReadAt {
+  return (into, at, position) => {
+    try {
+      return readSync(descriptor, into, at, into.length - at, position);
+    } catch (error) {
+      throw readFailure(file, error);
+    }
+  };
 }
-
-const NEWLINE = 0x0a;
 
 /**
  * A line's text parsed as JSON and the value judged by `judge`; an issue

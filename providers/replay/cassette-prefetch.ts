@@ -3,7 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { CassetteLine, ConfigError, shapeCheckSource } from '../../src/spec/index.ts';
 import type { ConfigIssue, ShapeCheckSource } from '../../src/spec/index.ts';
 import { openCassette } from './cassette-file.ts';
-import { CassetteSource, HOLD_CASSETTE_BYTES } from './cassette-index.ts';
+import { CassetteSource, HOLD_CASSETTE_BYTES } from './cassette-source.ts';
 import { stampFiles, unchanged, type FileStamp } from './cassette-stamps.ts';
 import { RecordedTurns, type RecordedTurnsSnapshot } from './recorded-turns.ts';
 import { distModule } from '../../src/spec/dist-module.ts';

@@ -2,7 +2,7 @@ import path from 'node:path';
 // Never zod, nor the spec's index: the cassette worker reads with this module (cassette-prefetch.ts).
 import { ConfigError } from '../../src/spec/errors.ts';
 import { openCassette, walkCassette, type LineCheck } from './cassette-file.ts';
-import { CassetteSource } from './cassette-index.ts';
+import { CassetteSource } from './cassette-source.ts';
 import { expandGlob } from './glob.ts';
 import { RecordedTurns } from './recorded-turns.ts';
 

@@ -2,7 +2,7 @@
 import { ConfigError } from '../../src/spec/errors.ts';
 import type { CassetteLine, NativeSearch } from '../../src/spec/index.ts';
 import { TurnIndex, type TurnIndexSnapshot } from './cassette-index.ts';
-import type { CassetteSource } from './cassette-index.ts';
+import type { CassetteSource } from './cassette-source.ts';
 
 /** What a worker sends of a model's turns (cassette-prefetch.ts): plain data, its index in typed arrays. */
 export interface RecordedTurnsSnapshot {

@@ -28,7 +28,8 @@ import { isSmallRun } from '../spec/run-size.ts';
  * hashes its first request again (~10 µs).
  */
 export function preflightRun(plan: readonly PlannedTrial[], settings: ModelRequest['settings']): void {
-  preflight(isSmallRun(plan.length) ? plan : withTaskCopies(plan), { settings });
+  const small = isSmallRun(plan.length);
+  preflight(small ? plan : withTaskCopies(plan), { settings, askedOnce: !small });
 }
 
 /**

@@ -31,8 +31,6 @@ export interface PlannedTrial {
   surface: ResolvedSurface;
   task: Task;
   trial: number;
-  /** The task is a copy made for one pass over the plan (`withTaskCopies`): nothing is to be kept by it. */
-  readonly taskCopy?: true;
 }
 
 // The identity is the spec's (run-folder readers check it too); re-exported for solve's callers.
@@ -142,7 +140,6 @@ export function* withTaskCopies(plan: readonly PlannedTrial[]): Generator<Planne
       surface,
       task: copy!,
       trial,
-      taskCopy: true,
       get identity() {
         return planned.identity;
       },

@@ -8,7 +8,18 @@ import { buildRequest, initialMessages } from './request.ts';
  * first turn of every planned trial is answerable (present, not stale), so a
  * stale or incomplete cassette stops the run with exit 2 and nothing written.
  */
-export function preflight(plan: Iterable<PlannedTrial>, options: { settings?: ModelRequest['settings'] } = {}): void {
+export function preflight(
+  plan: Iterable<PlannedTrial>,
+  options: {
+    settings?: ModelRequest['settings'];
+    /**
+     * The plan's tasks are copies made for this one pass (`withTaskCopies`): nothing is
+     * remembered of them (no starting messages, no request hash), as nothing would be found again.
+     */
+    askedOnce?: boolean;
+  } = {},
+): void {
+  const once = options.askedOnce === true;
   const issues: ConfigIssue[] = [];
   let more = 0;
   // Every trial of a model × surface × task starts with the same request: build and hash it once.
@@ -24,8 +35,6 @@ export function preflight(plan: Iterable<PlannedTrial>, options: { settings?: Mo
       last.surface !== planned.surface ||
       last.task !== planned.task
     ) {
-      // On copies of the tasks (a large plan: withTaskCopies) nothing is remembered, as nothing would be found again.
-      const once = planned.taskCopy === true;
       const request = buildRequest({
         model: planned.provider.model,
         surface: planned.surface,

@@ -1,4 +1,4 @@
-import { ModelRequest, isToolDefinitionShape } from '../spec/index.ts';
+import { ModelRequest, askedOnce, isToolDefinitionShape } from '../spec/index.ts';
 import type {
   ModelMessage,
   ModelSettings,
@@ -9,7 +9,6 @@ import type {
   ToolDefinition,
   Actor,
 } from '../spec/index.ts';
-import { askedOnce } from '../spec/request-hash.ts';
 import { requestTools } from './tool-search.ts';
 import { visibleTools } from './visibility.ts';
 

@@ -68,6 +68,7 @@ describe('the cassette worker’s imports', () => {
       expect.arrayContaining([
         'providers/replay/read-cassettes.ts',
         'providers/replay/cassette-index.ts',
+        'providers/replay/cassette-source.ts',
         'providers/replay/turn-keys.ts',
       ]),
     );

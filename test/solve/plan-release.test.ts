@@ -98,7 +98,7 @@ describe('withTaskCopies', () => {
       return null;
     };
     const directError = error(() => preflight(plan(direct.provider)));
-    const copiedError = error(() => preflight(withTaskCopies(plan(copied.provider))));
+    const copiedError = error(() => preflight(withTaskCopies(plan(copied.provider)), { askedOnce: true }));
     expect(directError).toMatch(/no turn for read-2 trial 0/);
     expect(copiedError).toBe(directError);
     expect(copied.asked).toEqual(direct.asked);

@@ -3,9 +3,10 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { canonicalJson, requestHash } from '../../src/spec/index.ts';
 import { askedOnce } from '../../src/spec/request-hash.ts';
-import type { ModelRequest, ToolDefinition } from '../../src/spec/index.ts';
-import { buildRequest, initialMessages } from '../../src/solve/index.ts';
-import { typedSurface } from '../solve/fixtures/notes-domain.ts';
+import type { ModelRequest, Provider, ToolDefinition } from '../../src/spec/index.ts';
+import { buildRequest, initialMessages, planTrials, preflight } from '../../src/solve/index.ts';
+import { withTaskCopies } from '../../src/solve/plan.ts';
+import { makeTask, notesRunDomain, typedSurface } from '../solve/fixtures/notes-domain.ts';
 
 // Counts the hashes made, so the test sees whether a request was hashed or found
 // (in one call, `hash`, where node has it; else through a `Hash` object).
@@ -158,7 +159,9 @@ describe('request hash reuse (pre-flight, then turn 0)', () => {
     // Not kept by the task: the next call makes new message objects.
     expect(initialMessages(copy, { remember: false })[0]).not.toBe(messages[0]);
     const once = askedOnce(request({ messages }));
-    expect(Object.keys(once)).toEqual(Object.keys(request()));
+    // The mark is unseen by copies and JSON (Object.keys lists no symbols, so it cannot tell).
+    expect(Object.getOwnPropertySymbols({ ...once })).toEqual([]);
+    expect(JSON.stringify(once)).toBe(JSON.stringify(request({ messages })));
     const defined = expected(once);
     const before = hashesMade();
     const hash = requestHash(once);
@@ -176,5 +179,39 @@ describe('request hash reuse (pre-flight, then turn 0)', () => {
       requestHash(trial),
     );
     expect(hashesMade()).toBe(made + 2);
+  });
+
+  it('the pre-flight of copied tasks (askedOnce) remembers nothing; of the plan’s own tasks, their first requests’ hashes', () => {
+    /** Whether a copy of the last request the pre-flight checked (hashed there, as replay's check does) is found. */
+    const foundAgain = (copies: boolean) => {
+      const domain = notesRunDomain([
+        makeTask({
+          id: `read-${copies}`,
+          kind: 'must-call',
+          messages: [{ role: 'user', content: `Read N-${copies}` }],
+          expect: { action: 'note.get' },
+        }),
+      ]);
+      let captured: ModelRequest | null = null;
+      const provider: Provider = {
+        id: 'fake',
+        model: 'm',
+        offline: true,
+        propose: () => Promise.reject(new Error('not called by a pre-flight')),
+        check(request) {
+          captured = request;
+          requestHash(request);
+          return null;
+        },
+      };
+      const plan = planTrials([domain], [provider], { split: 'all', trials: 1 });
+      if (copies) preflight(withTaskCopies(plan), { askedOnce: true });
+      else preflight(plan);
+      const before = hashesMade();
+      requestHash({ ...captured! });
+      return hashesMade() === before;
+    };
+    expect(foundAgain(true)).toBe(false);
+    expect(foundAgain(false)).toBe(true);
   });
 });
