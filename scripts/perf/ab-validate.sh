@@ -1,6 +1,9 @@
 #!/bin/bash
-# Interleaved compiled `validate` of the shipped example (both roots built: node scripts/build.js): scripts/perf/ab-validate.sh N A_ROOT B_ROOT [DIR]
-N=$1; A=$2; B=$3; DIR=${4:-/work/main}; RES=$(mktemp)
+# Interleaved compiled `validate` of a project (default: the current folder),
+# both roots built (node scripts/build.js):
+#   scripts/perf/ab-validate.sh N A_ROOT B_ROOT [PROJECT_DIR]
+if [ $# -lt 3 ]; then echo "usage: ab-validate.sh N A_ROOT B_ROOT [PROJECT_DIR]" >&2; exit 2; fi
+N=$1; A=$2; B=$3; DIR=${4:-$PWD}; RES=$(mktemp)
 for i in $(seq 1 $N); do
   for R in $( [ $((i%2)) = 1 ] && echo "$A $B" || echo "$B $A" ); do
     L=$([ "$R" = "$A" ] && echo A || echo B)

@@ -8,6 +8,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 const [n, dir, a, b, ...extra] = process.argv.slice(2);
+if (!b || !(Number(n) > 0)) {
+  console.error('usage: ab.mjs N DIR A_ROOT B_ROOT [extra run args...]');
+  process.exit(2);
+}
 const runs = { A: [], B: [] };
 const roots = { A: a, B: b };
 function once(label) {

@@ -10,14 +10,17 @@ if (!base || !next) {
   console.error('usage: same-outputs.mjs BASE NEW');
   process.exit(2);
 }
+const FILES = ['summary.json', 'report.md', 'junit.xml', 'report.html', 'trials.jsonl'];
+const missing = [base, next].flatMap((dir) =>
+  FILES.filter((f) => !existsSync(path.join(dir, f))).map((f) => path.join(dir, f)),
+);
+if (missing.length > 0) {
+  console.error(`not a finished run folder: missing ${missing.join(', ')}`);
+  process.exit(2);
+}
 let bad = 0;
 const read = (dir, f) => readFileSync(path.join(dir, f), 'utf8');
-for (const f of ['summary.json', 'report.md', 'junit.xml']) {
-  if (!existsSync(path.join(next, f))) {
-    console.log(`${f}: missing in NEW`);
-    bad++;
-    continue;
-  }
+for (const f of FILES.slice(0, 3)) {
   if (read(base, f) !== read(next, f)) {
     console.log(`${f}: differs`);
     bad++;

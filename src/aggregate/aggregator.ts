@@ -41,7 +41,7 @@ interface ConfusionMatrix {
  * the cell's, not each group's — the four see the same trials of each of
  * its tasks, and a task (one split, one kind) counts in one cell of a
  * provider × model × surface only, so each group reads its cells' tallies
- * (a 100,000-task run kept four copies, ~10 MB more, through its trials).
+ * (a 100,000-task run kept four copies, ~13 MB at the end of its trials).
  */
 interface Cell {
   groups: GroupCounters[];

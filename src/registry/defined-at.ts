@@ -39,14 +39,14 @@ function callSite(stack: string): DefinedAt | null {
  * `defineTool` at import, while only an issue about a definition reads it.
  */
 class DefinitionSite {
-  private readonly trace: { stack?: string } = {};
-  private site: DefinedAt | null | undefined;
+  readonly #trace: { stack?: string } = {};
+  #site: DefinedAt | null | undefined;
   constructor() {
-    Error.captureStackTrace(this.trace);
+    Error.captureStackTrace(this.#trace);
   }
   get(): DefinedAt | null {
-    if (this.site === undefined) this.site = callSite(this.trace.stack ?? '');
-    return this.site;
+    if (this.#site === undefined) this.#site = callSite(this.#trace.stack ?? '');
+    return this.#site;
   }
 }
 

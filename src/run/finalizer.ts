@@ -82,17 +82,17 @@ export interface RunFinalizerOptions {
 /**
  * What a small run's chart worker draws while the trials run: the page's
  * four kinds of chart, the costliest first, then the two costliest again
- * (metric bars, success against tokens: warm-up-specs.ts). Warmed up on one made-up chart (round 8), the
- * worker spent ~160–240 ms of its CPU on a 10,000-trial run's page, more
- * than the main thread's reports before they wait for it (~70–100 ms): the
- * worker was the reports' critical path. V8 optimises Vega's code once it
- * has run a few times: the four kinds once each barely helped; these six
- * (~0.25 s more of the second core, during the trials) brought the page to
- * ~105–115 ms, as eight (each kind twice) did. The warm-up ends at the
- * chart in hand when the page is asked for, and after the first chart when
- * the worker has to wait for a core (src/report/html/core-room.ts): on a
- * crowded machine the rest of it slowed the trials more than it sped up
- * the reports.
+ * (metric bars, success against tokens: warm-up-specs.ts). Warmed up on
+ * one made-up chart (round 8), the worker spent ~160–240 ms of its CPU on a
+ * 10,000-trial run's page, more than the main thread's reports before they
+ * wait for it (~70–100 ms): the worker was the reports' critical path. V8
+ * optimises Vega's code once it has run a few times: the four kinds once
+ * each barely helped; these six (~0.25 s more of the second core, during
+ * the trials) brought the page to ~105–115 ms, as eight (each kind twice)
+ * did. The warm-up ends at the chart in hand when the page is asked for,
+ * and after the first chart when the worker has to wait for a core
+ * (src/report/html/core-room.ts): on a crowded machine the rest of it
+ * slowed the trials more than it sped up the reports.
  */
 function earlyWarmUp(): TopLevelSpec[] {
   return [...warmUpChartSpecs(), ...warmUpChartSpecs(2)];

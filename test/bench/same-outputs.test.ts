@@ -98,4 +98,10 @@ describe('scripts/perf/same-outputs.mjs', () => {
     expect(fewer.status).toBe(1);
     expect(fewer.output).toContain('trials.jsonl: 2 vs 1 records');
   });
+
+  it('refuses a folder that is not a finished run (exit 2), rather than comparing what is there', () => {
+    const unfinished = runFolder();
+    rmSync(path.join(unfinished, 'report.html'));
+    expect(compare(runFolder(), unfinished)).toEqual({ status: 2, output: '' });
+  });
 });

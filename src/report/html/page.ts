@@ -285,9 +285,9 @@ function pageTables(data: RunData) {
 /**
  * The page of `renderHtml` as a sequence of chunks, text or UTF-8 bytes,
  * written in order (decode the bytes before joining: `pageText`), so
- * report.html can be written piece by piece (the embedded trials one by one). `charts` are the SVGs of `htmlChartSpecs(data)`,
- * drawn elsewhere (a worker, chart-worker.ts); by default they are drawn
- * here first.
+ * report.html can be written piece by piece (the embedded trials one by
+ * one). `charts` are the SVGs of `htmlChartSpecs(data)`, drawn elsewhere
+ * (a worker, chart-worker.ts); by default they are drawn here first.
  */
 export async function renderHtmlChunks(data: RunData, charts?: Promise<string[]>): Promise<Iterable<PageChunk>> {
   const { manifest, summary } = data;
