@@ -115,10 +115,21 @@ function toBrowserVerdict(verdict: Verdict): BrowserTrial['verdicts'][number] {
   return shown;
 }
 
-/** FNV-1a: a stable pseudo-random priority, so the same run always yields the same sample. */
+/**
+ * FNV-1a of provider, model, surface, task and trial number joined by NUL: a
+ * stable pseudo-random priority, so the same run always yields the same
+ * sample. Hashed piece by piece, not over the joined text, which was one
+ * string made per trial offered.
+ */
 function priority(record: TrialRecord): number {
-  const text = `${record.provider}\u0000${record.model}\u0000${record.surface}\u0000${record.task}\u0000${record.trial}`;
-  let hash = 0x811c9dc5;
+  let hash = fnv(0x811c9dc5, record.provider);
+  hash = fnv(Math.imul(hash, 0x01000193) >>> 0, record.model); // the NUL before: `hash ^ 0` is `hash`
+  hash = fnv(Math.imul(hash, 0x01000193) >>> 0, record.surface);
+  hash = fnv(Math.imul(hash, 0x01000193) >>> 0, record.task);
+  return fnv(Math.imul(hash, 0x01000193) >>> 0, String(record.trial));
+}
+
+function fnv(hash: number, text: string): number {
   for (let index = 0; index < text.length; index += 1) {
     hash ^= text.charCodeAt(index);
     hash = Math.imul(hash, 0x01000193) >>> 0;
