@@ -1,4 +1,11 @@
-import { assertRunFolder, readManifest, readSummary, readTrials } from '../run-folder/index.ts';
+import {
+  assertRunFolder,
+  readManifest,
+  readSummary,
+  readTrialLinesAt,
+  readTrials,
+  type TrialLinePlace,
+} from '../run-folder/index.ts';
 import type { Manifest, Summary, TrialRecord } from '../spec/index.ts';
 import { createRunFactsCollector, type RunFacts } from './run-facts.ts';
 import { createTaskOutcomes, type TaskOutcome } from './task-outcomes.ts';
@@ -27,11 +34,12 @@ export function isSynthetic(manifest: Manifest, summary: Summary): boolean {
 /** What the reports keep of a stream of trials: per-task counts, a bounded sample, totals. */
 export interface RunCollector {
   /**
-   * One trial, in file order. `line`, when given, is its line in trials.jsonl
-   * (`trialLine(record)`): the trial browser's sample may keep that text, not the
-   * record, for a trial it may show later (src/report/trial-sample.ts).
+   * One trial, in file order. `place`, when given, is where its line is in the
+   * run's trials.jsonl (`TrialAppender.append`): the trial browser's sample may
+   * keep that place, not the record, for a trial it may show later, and read
+   * the line back in `finish` (src/report/trial-sample.ts).
    */
-  add(record: TrialRecord, line?: string): void;
+  add(record: TrialRecord, place?: TrialLinePlace): void;
   /** The task outcomes of the trials added, once they are all in (before `finish`, which returns the same). */
   outcomes(): TaskOutcome[];
   /** Whether any of those outcomes is flipped (`isFlipped`), without making them. */
@@ -53,9 +61,9 @@ export function createRunCollector(options: { sampleLimit?: number } = {}): RunC
   let finished: TaskOutcome[] | null = null;
   const taskOutcomes = () => (finished ??= outcomes.finish());
   return {
-    add(record, line) {
+    add(record, place) {
       outcomes.add(record);
-      sample.add(record, line);
+      sample.add(record, place);
       facts.add(record);
       totals.trials += 1;
       if (record.status === 'errored') totals.errored += 1;
@@ -73,7 +81,7 @@ export function createRunCollector(options: { sampleLimit?: number } = {}): RunC
         summary,
         synthetic: isSynthetic(manifest, summary),
         outcomes: taskOutcomes(),
-        sample: sample.finish(),
+        sample: sample.finish((places) => readTrialLinesAt(runDir, places)),
         totals,
         facts: facts.finish(manifest, summary),
       };

@@ -1,4 +1,5 @@
 import type { TrialRecord, Verdict } from '../spec/index.ts';
+import type { TrialLinePlace } from '../run-folder/index.ts';
 import { trialOutcome, type TaskKeyFields, type TrialOutcome } from './task-outcomes.ts';
 
 /** How many trials the HTML trial browser embeds at most (the page says when it is a sample). */
@@ -114,10 +115,21 @@ function toBrowserVerdict(verdict: Verdict): BrowserTrial['verdicts'][number] {
   return shown;
 }
 
-/** FNV-1a: a stable pseudo-random priority, so the same run always yields the same sample. */
+/**
+ * FNV-1a of provider, model, surface, task and trial number joined by NUL: a
+ * stable pseudo-random priority, so the same run always yields the same
+ * sample. Hashed piece by piece, not over the joined text, which was one
+ * string made per trial offered.
+ */
 function priority(record: TrialRecord): number {
-  const text = `${record.provider}\u0000${record.model}\u0000${record.surface}\u0000${record.task}\u0000${record.trial}`;
-  let hash = 0x811c9dc5;
+  let hash = fnv(0x811c9dc5, record.provider);
+  hash = fnv(Math.imul(hash, 0x01000193) >>> 0, record.model); // the NUL before: `hash ^ 0` is `hash`
+  hash = fnv(Math.imul(hash, 0x01000193) >>> 0, record.surface);
+  hash = fnv(Math.imul(hash, 0x01000193) >>> 0, record.task);
+  return fnv(Math.imul(hash, 0x01000193) >>> 0, String(record.trial));
+}
+
+function fnv(hash: number, text: string): number {
   for (let index = 0; index < text.length; index += 1) {
     hash ^= text.charCodeAt(index);
     hash = Math.imul(hash, 0x01000193) >>> 0;
@@ -140,9 +152,9 @@ function after(a: Ranked<unknown>, b: Ranked<unknown>): boolean {
  * Keeps the `limit` entries of lowest priority (ties: the first offered), in
  * memory for `limit` entries at most: a binary max-heap whose top is the
  * entry to drop next. A run of 100,000 trials keeps 2,000 per pool. `keep`
- * makes what is kept of a record that ranks (from its line, when given).
+ * makes what is kept of a record that ranks (from its line's place, when given).
  */
-function boundedPool<T>(initialLimit: number, keep: (record: TrialRecord, line: string | undefined) => T) {
+function boundedPool<T>(initialLimit: number, keep: (record: TrialRecord, place: TrialLinePlace | undefined) => T) {
   let limit = initialLimit;
   const heap: Ranked<T>[] = [];
   let seen = 0;
@@ -186,19 +198,19 @@ function boundedPool<T>(initialLimit: number, keep: (record: TrialRecord, line: 
      * Count a trial, and keep it if it ranks. It is ranked only while the pool
      * can keep anything, and converted only when kept, so most records are never.
      */
-    offer(record: TrialRecord, line?: string) {
+    offer(record: TrialRecord, place?: TrialLinePlace) {
       const order = seen;
       seen += 1;
       if (limit === 0) return;
       const rank = priority(record);
       if (heap.length < limit) {
-        heap.push({ priority: rank, order, kept: keep(record, line) });
+        heap.push({ priority: rank, order, kept: keep(record, place) });
         siftUp(heap.length - 1);
         return;
       }
       // Full: a later entry replaces the top only with a strictly lower priority.
       if (rank >= heap[0]!.priority) return;
-      heap[0] = { priority: rank, order, kept: keep(record, line) };
+      heap[0] = { priority: rank, order, kept: keep(record, place) };
       siftDown(0);
     },
     /** Lower the limit (never raised): the entries of lowest priority seen so far stay. */
@@ -230,19 +242,22 @@ export function createTrialSample(limit = DEFAULT_SAMPLE_LIMIT) {
   // runs the problems fill the cap and every pass is let go (at 10,000 trials
   // converting the passes that came and went was ~2/3 of the sample's cost).
   // They are bounded like the pool, and the pool empties as problems come.
-  // A pass is kept as its line in trials.jsonl when the caller has it (the
-  // runner does): a kept pass lives through many of the trials' young-generation
-  // collections, and a record is a graph of objects each one copies and then
-  // promotes, its line one flat string. A 10,000-trial run keeps ~4,700 passes
-  // for a while; as records they were most of what its trials promoted (their
-  // main thread's GC ~180 -> ~135 ms). Read back, a line is the record as a
-  // later `toolmark report` reads it from the file.
-  const passes = boundedPool(limit, (record, line): TrialRecord | string => line ?? record);
+  // A pass is kept as the place of its line in trials.jsonl when the caller
+  // knows it (the runner does), and the line read back only if it is shown: a
+  // kept pass lives through many of the trials' young-generation collections.
+  // As records they were most of what a 10,000-trial run's trials promoted
+  // (~4,700 passes kept for a while); as their lines (flat strings, ~3 KB
+  // each) still ~40 % of it, ~14 MB copied and then promoted; a place is two
+  // numbers. Measured interleaved (10k replay, compiled, 6 pairs on a loaded
+  // host): lines kept -> places kept, the trials' CPU 2045 -> 1999 ms
+  // (medians), the run's peak RSS 233 -> 224 MB. Read back, a line is the
+  // record as a later `toolmark report` reads it from the file.
+  const passes = boundedPool(limit, (record, place): TrialRecord | TrialLinePlace => place ?? record);
   return {
-    /** One trial; `line` is its line in trials.jsonl (`trialLine(record)`), when the caller has it. */
-    add(record: TrialRecord, line?: string) {
+    /** One trial; `place` is where its line is in the run's trials.jsonl, when the caller knows it. */
+    add(record: TrialRecord, place?: TrialLinePlace) {
       if (trialOutcome(record) === 'pass') {
-        passes.offer(record, line);
+        passes.offer(record, place);
         return;
       }
       problems.offer(record);
@@ -250,15 +265,21 @@ export function createTrialSample(limit = DEFAULT_SAMPLE_LIMIT) {
       // they hold `limit`, no pass can be shown and the pool of passes is let go.
       passes.shrink(limit - problems.size);
     },
-    finish(): { trials: BrowserTrial[]; total: number; limit: number } {
+    /** The sample; `readLines` reads the lines at the places given with `add` (none needed when none were). */
+    finish(readLines?: (places: readonly TrialLinePlace[]) => string[]): {
+      trials: BrowserTrial[];
+      total: number;
+      limit: number;
+    } {
       const chosen = problems.take();
-      if (chosen.length < limit)
-        chosen.push(
-          ...passes
-            .take()
-            .slice(0, limit - chosen.length)
-            .map((kept) => toBrowserTrial(typeof kept === 'string' ? (JSON.parse(kept) as TrialRecord) : kept)),
-        );
+      if (chosen.length < limit) {
+        const shown = passes.take().slice(0, limit - chosen.length);
+        const places = shown.filter(isPlace);
+        const lines = places.length === 0 ? [] : readPlaces(readLines, places);
+        let next = 0;
+        for (const kept of shown)
+          chosen.push(toBrowserTrial(isPlace(kept) ? (JSON.parse(lines[next++]!) as TrialRecord) : kept));
+      }
       chosen.sort(
         (a, b) =>
           a.surface.localeCompare(b.surface) ||
@@ -269,4 +290,17 @@ export function createTrialSample(limit = DEFAULT_SAMPLE_LIMIT) {
       return { trials: chosen, total: problems.seen + passes.seen, limit };
     },
   };
+}
+
+/** A place, not a record (every record names its task). */
+function isPlace(kept: TrialRecord | TrialLinePlace): kept is TrialLinePlace {
+  return !('task' in kept);
+}
+
+function readPlaces(
+  readLines: ((places: readonly TrialLinePlace[]) => string[]) | undefined,
+  places: readonly TrialLinePlace[],
+): string[] {
+  if (readLines === undefined) throw new Error('the trial sample kept lines by place: finish needs their reader');
+  return readLines(places);
 }

@@ -38,12 +38,14 @@ export {
   parseTrialLine,
   readNumberedTrials,
   readTrialLines,
+  readTrialLinesAt,
   readTrials,
   repairTrials,
   replaceTrials,
   type AppendWrite,
   type NumberedTrial,
   type TrialLine,
+  type TrialLinePlace,
 } from './trials.ts';
 export { gradedText, parseUngradedTrialLine, trialLine, type UngradedTrial } from './graded-tail.ts';
 export { findRunFolder, listRuns, locateRun, noRunFolder } from './locate.ts';

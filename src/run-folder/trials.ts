@@ -193,6 +193,38 @@ export function repairTrials(runDir: string): number {
   }
 }
 
+/** Where one line of `trials.jsonl` is: its first byte and its length in bytes, the newline left out. */
+export interface TrialLinePlace {
+  readonly at: number;
+  readonly bytes: number;
+}
+
+/**
+ * The lines at `places` in a run's `trials.jsonl` (one positioned read
+ * each, the file opened once), in the order asked. A place is what
+ * `TrialAppender.append` returned while the run wrote the file.
+ */
+export function readTrialLinesAt(runDir: string, places: readonly TrialLinePlace[]): string[] {
+  if (places.length === 0) return [];
+  const file = runFile(runDir, 'trials');
+  const fd = openSync(file, 'r');
+  try {
+    let buffer = Buffer.allocUnsafe(64 * 1024);
+    return places.map(({ at, bytes }) => {
+      if (bytes > buffer.length) buffer = Buffer.allocUnsafe(bytes);
+      let read = 0;
+      while (read < bytes) {
+        const got = readSync(fd, buffer, read, bytes - read, at + read);
+        if (got === 0) throw new Error(`${file}: no line of ${bytes} bytes at byte ${at} (the file is shorter)`);
+        read += got;
+      }
+      return buffer.toString('utf8', 0, bytes);
+    });
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** How the appender writes bytes to its file descriptor; a seam for tests that fail a write (a full disk). */
 export type AppendWrite = (fd: number, text: string | Buffer, offset?: number) => number;
 
@@ -252,6 +284,8 @@ export class TrialAppender {
   #scheduled: NodeJS.Immediate | null = null;
   #failed = false;
   #written = 0;
+  /** Where the next line will start: the file's size when opened (append mode), plus every line appended since. */
+  #end: number;
 
   constructor(runDir: string, options: TrialAppenderOptions = {}) {
     this.#runDir = runDir;
@@ -261,6 +295,7 @@ export class TrialAppender {
     this.#onFailure = options.onFailure;
     try {
       this.#fd = openSync(this.#file, 'a');
+      this.#end = fstatSync(this.#fd).size;
     } catch (error) {
       throw writeError(this.#file, error);
     }
@@ -271,11 +306,13 @@ export class TrialAppender {
     return this.#written;
   }
 
-  /** Append one trial; returns its line (without the newline), as written. */
-  append(record: TrialRecord): string {
+  /**
+   * Append one trial; returns where its line (`trialLine(record)`) is in the
+   * file, once written (`readTrialLinesAt`).
+   */
+  append(record: TrialRecord): TrialLinePlace {
     if (this.#failed) throw new Error(`${this.#file}: append after a failed write`);
-    const line = trialLine(record);
-    this.#gather(line);
+    const place = this.#gather(trialLine(record));
     if (this.#lines >= this.#batchLines) this.flush();
     else
       this.#scheduled ??= setImmediate(() => {
@@ -286,11 +323,11 @@ export class TrialAppender {
           this.#onFailure?.(error);
         }
       });
-    return line;
+    return place;
   }
 
-  /** Add one line (and its newline) to the batch, growing it when the line may not fit. */
-  #gather(line: string): void {
+  /** Add one line (and its newline) to the batch, growing it when the line may not fit; returns its place. */
+  #gather(line: string): TrialLinePlace {
     // At most 3 bytes per UTF-16 unit, plus the newline.
     const room = this.#used + line.length * 3 + 1;
     if (room > this.#batch.length) {
@@ -298,9 +335,13 @@ export class TrialAppender {
       this.#batch.copy(grown, 0, 0, this.#used);
       this.#batch = grown;
     }
-    this.#used += this.#batch.write(line, this.#used);
+    const bytes = this.#batch.write(line, this.#used);
+    this.#used += bytes;
     this.#batch[this.#used++] = NEWLINE;
     this.#lines += 1;
+    const place = { at: this.#end, bytes };
+    this.#end += bytes + 1;
+    return place;
   }
 
   /** Write the gathered lines now. */

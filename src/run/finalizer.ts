@@ -11,7 +11,14 @@ import {
   type RunCollector,
   type RunFacts,
 } from '../report/index.ts';
-import { readManifest, readSummary, writeFileAtomic, writeSummary, type RunFileWriter } from '../run-folder/index.ts';
+import {
+  readManifest,
+  readSummary,
+  writeFileAtomic,
+  writeSummary,
+  type RunFileWriter,
+  type TrialLinePlace,
+} from '../run-folder/index.ts';
 import type { Manifest, ProjectConfig, Summary, TrialRecord } from '../spec/index.ts';
 import type { TopLevelSpec } from 'vega-lite';
 import type { RunEvents } from './events.ts';
@@ -28,8 +35,8 @@ import { isSmallRun } from '../spec/run-size.ts';
  * bounded samples, never the trials.
  */
 export interface RunFinalizer {
-  /** One trial of the run, in `trials.jsonl` order, with its line there when the caller has it (RunCollector). */
-  add(record: TrialRecord, line?: string): void;
+  /** One trial of the run, in `trials.jsonl` order, with where its line is there when the caller knows (RunCollector). */
+  add(record: TrialRecord, place?: TrialLinePlace): void;
   /** Write summary.json of the trials added (atomically, or through a transaction's `write`); returns it. Once only, after the last `add`. */
   writeSummary(runDir: string, write?: RunFileWriter): Summary;
   /**
@@ -125,9 +132,9 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
   // A small run's charts, being drawn since its summary was made.
   let ahead: ChartRenderer | null = null;
   const finalizer: RunFinalizer = {
-    add(record, line) {
+    add(record, place) {
       aggregator!.add(record);
-      collector!.add(record, line);
+      collector!.add(record, place);
     },
     writeSummary(runDir, write = writeFileAtomic) {
       const summary = aggregator!.finish();

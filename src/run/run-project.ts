@@ -397,7 +397,7 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
           userCodeLimitMs: config.run.user_code_limit_ms ?? DEFAULT_USER_CODE_LIMIT_MS,
         })),
     onTrialDone: events.onTrial && ((record) => events.onTrial!(record)),
-    observe: (record, line) => finalizer.add(record, line),
+    observe: (record, place) => finalizer.add(record, place),
   }).catch((error: unknown) => {
     // A small run's chart worker is already up (src/run/finalizer.ts): a run that fails ends it too.
     finalizer.dispose();

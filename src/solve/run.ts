@@ -5,7 +5,14 @@ import { countSchemaCosts } from '../cost/schema-cost.ts';
 import type { SchemaCost } from '../cost/schema-cost.ts';
 import type { ModelSettings, TrialRecord } from '../spec/index.ts';
 import type { PlannedTrial } from './plan.ts';
-import { TrialAppender, readNumberedTrials, repairTrials, runFile, type AppendWrite } from '../run-folder/index.ts';
+import {
+  TrialAppender,
+  readNumberedTrials,
+  repairTrials,
+  runFile,
+  type AppendWrite,
+  type TrialLinePlace,
+} from '../run-folder/index.ts';
 import { ConfigError, type ConfigIssue } from '../spec/index.ts';
 import { trialIdentity } from './plan.ts';
 import { runTrial, type ToolTime } from './trial.ts';
@@ -53,9 +60,10 @@ export interface ExecuteRunOptions {
    * Sees every record of `trials.jsonl` in file order: those already there
    * (a resumed run), then each new one as it is appended. The CLI feeds the
    * summary and the reports from it, so the file is not read again at the end.
-   * A new record comes with its line as written (`line`); one already there, without.
+   * A new record comes with where its line is in the file (`place`:
+   * `readTrialLinesAt` reads it once the run is over); one already there, without.
    */
-  observe?(record: TrialRecord, line?: string): void;
+  observe?(record: TrialRecord, place?: TrialLinePlace): void;
   /** How the appender writes (a test seam: a write that fails like a full disk). */
   appendWrite?: AppendWrite;
 }
@@ -151,14 +159,14 @@ export async function executeRun(options: ExecuteRunOptions): Promise<RunOutcome
     }
     if (writeFailure !== null) return;
     const record = options.finish ? options.finish(raw, planned) : raw;
-    let line: string;
+    let place: TrialLinePlace;
     try {
-      line = appender.append(record);
+      place = appender.append(record);
     } catch (error) {
       failWrites(error);
       return;
     }
-    options.observe?.(record, line);
+    options.observe?.(record, place);
     ran += 1;
     if (record.status === 'errored') errored += 1;
     stopped ??= options.earlyStop?.observe(record) ?? null;

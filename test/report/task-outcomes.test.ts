@@ -131,4 +131,29 @@ describe('createTaskOutcomes, stored by column', () => {
     expect(erroredCase.failedTrials).toEqual([]);
     expect(byKey.get(outcomeKey(failed))).toMatchObject({ split: failed.split, kind: failed.kind, errorMessages: [] });
   });
+
+  it('counts every case of a run with more cases than its columns first hold (1,024), in first-seen order', () => {
+    // Distinct tasks, one or two trials each, as a generated suite's run: the columns grow twice.
+    const many: TrialRecord[] = [];
+    for (let index = 0; index < 2_500; index += 1) {
+      const base = records[index % records.length]!;
+      const task = `many-${index}`;
+      many.push({ ...base, task, trial: 0 });
+      if (index % 3 === 0) many.push({ ...base, task, trial: 1, latency_ms: 7 });
+    }
+    const outcomes = createTaskOutcomes();
+    for (const record of many) outcomes.add(record);
+    const found = outcomes.finish();
+    expect(found.map((outcome) => outcome.task)).toEqual([...new Set(many.map((record) => record.task))]);
+    for (const outcome of found) {
+      const own = many.filter((record) => record.task === outcome.task);
+      expect(outcome.trials).toBe(own.length);
+      expect(outcome.successes).toBe(
+        own.filter((record) => record.status === 'completed' && record.success === true).length,
+      );
+      expect(outcome.errored).toBe(own.filter((record) => record.status === 'errored').length);
+      expect(outcome.latencyMs).toBe(own.reduce((sum, record) => sum + record.latency_ms, 0));
+      expect(outcome.split).toBe(own[0]!.split);
+    }
+  });
 });

@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createTrialSample } from '../../src/report/trial-sample.ts';
 import type { TrialRecord } from '../../src/spec/index.ts';
-import { trialLine } from '../../src/run-folder/index.ts';
+import { TrialAppender, readTrialLinesAt, type TrialLinePlace } from '../../src/run-folder/index.ts';
 import { fixtureTrials } from './fixture-run.ts';
 
 /** FNV-1a over the trial's identity: the sampler's documented priority, computed here on its own. */
@@ -67,20 +70,50 @@ describe('createTrialSample', () => {
 
   // Limits past the fixture's problems, so that passes are shown too.
   const problems = records.filter((record) => !(record.status === 'completed' && record.success === true)).length;
+  const work = mkdtempSync(path.join(os.tmpdir(), 'toolmark-sample-'));
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
   it.each([problems + 1, problems + 30, 5_000])(
-    'shows the same trials when fed each trial with its line (limit %i: passes shown)',
+    'shows the same trials when fed each trial with the place of its line (limit %i: passes shown)',
     (limit) => {
-      // The runner hands the sample each trial's line as written; a pass is kept as that text
-      // and read back only if shown. What the page shows must not depend on which was kept.
+      // The runner hands the sample where each trial's line is in trials.jsonl; a pass is kept
+      // as that place and its line read back only if shown. What the page shows must not depend on which was kept.
+      const runDir = mkdtempSync(path.join(work, 'run-'));
+      const appender = new TrialAppender(runDir, { batchLines: 16 });
       const fromRecords = createTrialSample(limit);
-      const fromLines = createTrialSample(limit);
+      const fromPlaces = createTrialSample(limit);
       for (const record of records) {
         fromRecords.add(record);
-        fromLines.add(record, trialLine(record));
+        fromPlaces.add(record, appender.append(record));
       }
+      appender.close();
+      const asked: TrialLinePlace[][] = [];
       const shown = fromRecords.finish();
       expect(shown.trials.some((trial) => trial.outcome === 'pass')).toBe(true);
-      expect(fromLines.finish()).toEqual(shown);
+      expect(
+        fromPlaces.finish((places) => {
+          asked.push([...places]);
+          return readTrialLinesAt(runDir, places);
+        }),
+      ).toEqual(shown);
+      // Read once, only the passes shown.
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toHaveLength(shown.trials.filter((trial) => trial.outcome === 'pass').length);
     },
   );
+
+  it('reads nothing back when no pass is shown', () => {
+    const runDir = mkdtempSync(path.join(work, 'run-'));
+    const appender = new TrialAppender(runDir);
+    const sample = createTrialSample(problems);
+    for (const record of records) sample.add(record, appender.append(record));
+    appender.close();
+    let reads = 0;
+    const { trials } = sample.finish(() => {
+      reads += 1;
+      return [];
+    });
+    expect(trials.every((trial) => trial.outcome !== 'pass')).toBe(true);
+    expect(reads).toBe(0);
+  });
 });

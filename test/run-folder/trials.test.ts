@@ -7,8 +7,10 @@ import {
   TrialAppender,
   checkRunId,
   createRunId,
+  readTrialLinesAt,
   readTrials,
   repairTrials,
+  trialLine,
 } from '../../src/run-folder/index.ts';
 import { ConfigError, TrialRecord } from '../../src/spec/index.ts';
 import { fixtureTrials } from '../report/fixture-run.ts';
@@ -109,6 +111,21 @@ describe('TrialAppender and repairTrials', () => {
     appender.close();
     expect(readFileSync(path.join(dir, RUN_FILES.trials), 'utf8').split('\n')).toHaveLength(3);
     expect(await read(dir)).toEqual(written);
+  });
+
+  it('append returns where each line is: read back at those places, they are the lines (after earlier lines, non-ASCII, a huge one)', () => {
+    const earlier = `${trialLine(records[0]!)}\n`;
+    const dir = runWith(earlier);
+    const huge = { ...records[1]!, trial: 7, final_text: `${'€ — 票 '.repeat(60_000)}end` };
+    const written = [records[1]!, { ...records[0]!, final_text: 'Status: “open” — ✓ 票' }, huge, records[0]!];
+    const appender = new TrialAppender(dir, { batchLines: 3 });
+    const places = written.map((record) => appender.append(record));
+    appender.close();
+    expect(places[0]!.at).toBe(Buffer.byteLength(earlier));
+    expect(readTrialLinesAt(dir, [places[3]!, ...places])).toEqual(
+      [written[3]!, ...written].map((record) => trialLine(record)),
+    );
+    expect(() => readTrialLinesAt(dir, [{ at: places[3]!.at, bytes: places[3]!.bytes + 10 }])).toThrow(/shorter/);
   });
 
   it('batched: a line larger than the batch buffer, and lines after it, are written whole', async () => {
