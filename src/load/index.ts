@@ -10,7 +10,8 @@ import {
 import type { Domain } from '../registry/domain.ts';
 import { loadConfig } from './config.ts';
 import { configDigest, domainInputDigest } from './input-digest.ts';
-import { chooseDomains, discoverDomainNames, findOrphanFolders, importDomain } from './domains.ts';
+import { chooseDomains, discoverDomainNames, findOrphanFolders, importDomain, type FoundDomain } from './domains.ts';
+import { endWatchdog } from './user-code-guard.ts';
 import { loadSurfaces } from './surfaces.ts';
 import { projectDistractorSources } from './distractor-sources.ts';
 import { readCheckedTasks } from './task-set.ts';
@@ -64,12 +65,19 @@ export async function loadProject(root: string, options: LoadOptions = {}): Prom
   if (discovered.length === 0)
     issues.push({ file: absoluteRoot, message: 'no domains found', expected: 'at least one suites/<name>/domain.ts' });
 
-  const domains: LoadedDomain[] = [];
-  const sources = projectDistractorSources(absoluteRoot, discovered);
+  // The domain modules first, one after another (user code runs there, under src/load/user-code-guard.ts's
+  // watchdog, ended once they are in), then each domain's surfaces and tasks.
+  const imported: { name: string; digestBefore: string | null; found: FoundDomain | null }[] = [];
   for (const name of names) {
     // Digested before and after loading: equal, the loader read these bytes.
     const digestBefore = domainInputDigest(absoluteRoot, name);
-    const found = await importDomain(absoluteRoot, name, issues);
+    imported.push({ name, digestBefore, found: await importDomain(absoluteRoot, name, issues) });
+  }
+  endWatchdog();
+
+  const domains: LoadedDomain[] = [];
+  const sources = projectDistractorSources(absoluteRoot, discovered);
+  for (const { name, digestBefore, found } of imported) {
     if (!found) continue;
     const before = issues.length;
     const surfaces = await loadSurfaces(found.dir, absoluteRoot, found.domain, issues, sources);

@@ -108,6 +108,21 @@ function armWatchdog(message: string, after: number): () => void {
   };
 }
 
+/**
+ * End the watchdog now if no guarded call is running (a later call starts a
+ * new one). A load calls it once its domains are imported, so the worker's
+ * teardown overlaps the rest of the load instead of holding up the process's
+ * exit (~20–30 ms of `validate`'s wall on the shipped example, measured on a
+ * loaded host).
+ */
+export function endWatchdog(): void {
+  const current = watchdog;
+  if (current === null || current.armed > 0) return;
+  if (current.idle) clearTimeout(current.idle);
+  watchdog = null;
+  void current.worker.terminate();
+}
+
 function timeLimit(): number {
   const value = Number(process.env.TOOLMARK_IMPORT_TIMEOUT_MS);
   return Number.isFinite(value) && value > 0 ? value : USER_CODE_TIME_LIMIT_MS;

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { guardUserCode } from '../../src/load/user-code-guard.ts';
+import { endWatchdog, guardUserCode } from '../../src/load/user-code-guard.ts';
 
 // The watchdog worker of user code at load time is shared by the guarded
 // calls of one load (two per TypeScript domain), and ended once idle; each
@@ -48,5 +48,21 @@ describe('the load-time user code watchdog', () => {
     await vi.waitFor(() => expect(workers[0]!.terminated).toBe(true));
     await guardUserCode('importing', 'c.ts', async () => 3);
     expect(workers).toHaveLength(2);
+  });
+
+  it('is ended at once by endWatchdog when no call is running, not while one is', async () => {
+    await vi.waitFor(() => expect(workers.at(-1)!.terminated).toBe(true));
+    let release!: () => void;
+    const running = guardUserCode('importing', 'd.ts', () => new Promise<void>((resolve) => (release = resolve)));
+    const worker = workers.at(-1)!;
+    expect(worker.terminated).toBe(false);
+    endWatchdog(); // a call is armed: the worker stays
+    expect(worker.terminated).toBe(false);
+    release();
+    await running;
+    endWatchdog(); // idle now: ended without waiting for the idle timer
+    expect(worker.terminated).toBe(true);
+    await guardUserCode('importing', 'e.ts', async () => 5);
+    expect(workers.at(-1)).not.toBe(worker);
   });
 });
