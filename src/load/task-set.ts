@@ -15,18 +15,9 @@ import { withSmallInlining } from './inlining-limit.ts';
  * The issues are the same, in the same order within each file (loadProject
  * sorts them by file and line).
  */
-export async function readCheckedTasks(
-  root: string,
-  name: string,
-  domain: Domain,
-  surfaces: ResolvedSurface[],
-  surfacesFailed: boolean,
-  issues: ConfigIssue[],
-  /** Read only the task files this accepts (readTaskFiles). */
-  only?: (path: string) => boolean,
-): Promise<Task[]> {
+export async function readCheckedTasks(...args: Parameters<typeof readAndCheck>): Promise<Task[]> {
   // Read with small inlining: the loader's code is cold and short-lived (src/load/inlining-limit.ts).
-  return withSmallInlining(() => readAndCheck(root, name, domain, surfaces, surfacesFailed, issues, only));
+  return withSmallInlining(() => readAndCheck(...args));
 }
 
 async function readAndCheck(
@@ -36,6 +27,7 @@ async function readAndCheck(
   surfaces: ResolvedSurface[],
   surfacesFailed: boolean,
   issues: ConfigIssue[],
+  /** Read only the task files this accepts (readTaskFiles). */
   only?: (path: string) => boolean,
 ): Promise<Task[]> {
   const lookup = domainLookup(domain);
