@@ -15,9 +15,18 @@ import { withSmallInlining } from './inlining-limit.ts';
  * The issues are the same, in the same order within each file (loadProject
  * sorts them by file and line).
  */
-export async function readCheckedTasks(...args: Parameters<typeof readAndCheck>): Promise<Task[]> {
+export async function readCheckedTasks(
+  root: string,
+  name: string,
+  domain: Domain,
+  surfaces: ResolvedSurface[],
+  surfacesFailed: boolean,
+  issues: ConfigIssue[],
+  /** Read only the task files this accepts (readTaskFiles). */
+  only?: (path: string) => boolean,
+): Promise<Task[]> {
   // Read with small inlining: the loader's code is cold and short-lived (src/load/inlining-limit.ts).
-  return withSmallInlining(() => readAndCheck(...args));
+  return withSmallInlining(() => readAndCheck(root, name, domain, surfaces, surfacesFailed, issues, only));
 }
 
 async function readAndCheck(
@@ -27,7 +36,6 @@ async function readAndCheck(
   surfaces: ResolvedSurface[],
   surfacesFailed: boolean,
   issues: ConfigIssue[],
-  /** Read only the task files this accepts (readTaskFiles). */
   only?: (path: string) => boolean,
 ): Promise<Task[]> {
   const lookup = domainLookup(domain);
