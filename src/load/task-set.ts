@@ -1,7 +1,6 @@
 import type { ConfigIssue, ResolvedSurface, Split, Task } from '../spec/index.ts';
 import type { Domain } from '../registry/domain.ts';
 import { checkTask, domainLookup, readTaskFiles, requiredActions, type LocatedTask } from './tasks.ts';
-import { withSmallInlining } from './inlining-limit.ts';
 
 /**
  * The tasks of one domain, read and checked file by file: each task on its
@@ -23,19 +22,6 @@ export async function readCheckedTasks(
   surfacesFailed: boolean,
   issues: ConfigIssue[],
   /** Read only the task files this accepts (readTaskFiles). */
-  only?: (path: string) => boolean,
-): Promise<Task[]> {
-  // Read with small inlining: the loader's code is cold and short-lived (src/load/inlining-limit.ts).
-  return withSmallInlining(() => readAndCheck(root, name, domain, surfaces, surfacesFailed, issues, only));
-}
-
-async function readAndCheck(
-  root: string,
-  name: string,
-  domain: Domain,
-  surfaces: ResolvedSurface[],
-  surfacesFailed: boolean,
-  issues: ConfigIssue[],
   only?: (path: string) => boolean,
 ): Promise<Task[]> {
   const lookup = domainLookup(domain);
