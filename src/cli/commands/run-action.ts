@@ -14,7 +14,7 @@ import { createPhaseTimings, formatPhaseTimings } from '../phase-timings.ts';
 import { guardFinishing } from '../finish-interrupt.ts';
 import { releaseRunFolderLock } from '../../run-folder/index.ts';
 import { guardUserExit } from '../user-exit-guard.ts';
-import { watchStuckHandlers, type StuckHandlerWatchdog } from '../stuck-handler-watchdog.ts';
+import { watchStuckHandlers } from '../stuck-handler-watchdog.ts';
 import { InFlightTrials } from '../../solve/index.ts';
 import { reportBlockedRun } from '../blocked-run.ts';
 
@@ -106,7 +106,7 @@ export async function runAction(flags: RunFlags, setExitCode: (code: number) => 
   const inFlight = new InFlightTrials();
   const realExit = process.exit.bind(process);
   const onInterrupt = () => {
-    watchdog?.answered();
+    watchdog.answered();
     if (stop.signal.aborted) {
       exitGuard?.restore();
       // Quitting at once: the finished trials a batched append still holds are written first, and the
@@ -127,28 +127,24 @@ export async function runAction(flags: RunFlags, setExitCode: (code: number) => 
   let folder: string | null = null;
   let limitMs = 0;
   // A handler blocking the main thread: two Ctrl-Cs, or run.user_code_limit_ms, and the watchdog ends the process.
-  // Its worker thread is started with the pre-flight, so it is up when the trials begin (it acts only once
-  // armed), and not before: while the project loads, the second core reads the replay cassettes, which
-  // the pre-flight waits for, and a worker's start takes ~35 ms of CPU.
+  // Started now so it is up when the trials begin (it acts only once armed).
   let blockedLine: (() => string) | null = null;
-  let watchdog: StuckHandlerWatchdog | null = null;
-  const startWatchdog = (): StuckHandlerWatchdog =>
-    (watchdog ??= watchStuckHandlers({
-      report: () => {
-        const resume = `toolmark run --resume ${displayPath(folder!)}`;
-        blockedLine = reportBlockedRun(inFlight, { runDir: folder!, limitMs, resume });
-        stop.abort();
-      },
-      saveFinished: () => inFlight.saveFinished(),
-      cleanUp: () => {
-        progress?.stop();
-        if (folder !== null) releaseRunFolderLock(folder);
-      },
-      exit: (code) => {
-        if (blockedLine) writeSync(2, blockedLine());
-        return realExit(code);
-      },
-    }));
+  const watchdog = watchStuckHandlers({
+    report: () => {
+      const resume = `toolmark run --resume ${displayPath(folder!)}`;
+      blockedLine = reportBlockedRun(inFlight, { runDir: folder!, limitMs, resume });
+      stop.abort();
+    },
+    saveFinished: () => inFlight.saveFinished(),
+    cleanUp: () => {
+      progress?.stop();
+      if (folder !== null) releaseRunFolderLock(folder);
+    },
+    exit: (code) => {
+      if (blockedLine) writeSync(2, blockedLine());
+      return realExit(code);
+    },
+  });
   // Ctrl-C once the trials are done: the summary and reports are written together or not at all.
   let finishing: (() => void) | null = null;
   const trialsDone = () => {
@@ -157,7 +153,7 @@ export async function runAction(flags: RunFlags, setExitCode: (code: number) => 
     progress?.stop();
     process.off('SIGINT', onInterrupt);
     exitGuard?.restore();
-    watchdog?.stop();
+    watchdog.stop();
   };
   const events: RunEvents = {
     onNote: (note) => process.stderr.write(`note: ${note}\n`),
@@ -165,11 +161,7 @@ export async function runAction(flags: RunFlags, setExitCode: (code: number) => 
       folder = info.runDir;
       limitMs = info.userCodeLimitMs;
       fitHeapGrowth(info.planned);
-      startWatchdog().arm({
-        runDir: info.runDir,
-        resume: `toolmark run --resume ${displayPath(info.runDir)}`,
-        limitMs,
-      });
+      watchdog.arm({ runDir: info.runDir, resume: `toolmark run --resume ${displayPath(info.runDir)}`, limitMs });
       progress = createProgress(process.stderr, undefined, { log: info.live });
       progress.start(info);
     },
@@ -180,7 +172,6 @@ export async function runAction(flags: RunFlags, setExitCode: (code: number) => 
       ),
     onPhase: (phase) => {
       timings?.mark(phase);
-      if (phase === 'preflight') startWatchdog();
       if (phase === 'trials') {
         trialsRunning = true;
         exitGuard = guardUserExit();
@@ -212,7 +203,7 @@ export async function runAction(flags: RunFlags, setExitCode: (code: number) => 
   } finally {
     trialsDone();
     // Also when the run failed before its trials (a config error): the idle worker ends.
-    (watchdog as StuckHandlerWatchdog | null)?.stop();
+    watchdog.stop();
     (finishing as (() => void) | null)?.();
   }
 
