@@ -36,11 +36,18 @@ if (fromSource) {
   ({ main } = await import('../dist/src/cli/main.js'));
 }
 process.exitCode = await main(args);
-// Once nothing is left to do (the event loop empty: every write, child and
-// worker done, as a natural exit waits for), leave through process.exit:
-// a natural exit then also tears the heap down page by page
-// (FreeEnvironment, Isolate::Dispose), which process.exit skips — the
-// kernel takes the memory back at once. After a 10,000-task run (~250 MB
-// resident) that teardown was ~60 ms of the process's wall between its last
-// line and its end (112 → 53 ms, median of five each, load average ~9).
-process.once('beforeExit', () => process.exit());
+// Once nothing is left to do (the event loop empty: every write done, as a
+// natural exit waits for), leave through process.exit: a natural exit then
+// also tears the heap down page by page (FreeEnvironment, Isolate::Dispose),
+// which process.exit skips — the kernel takes the memory back at once. After
+// a 10,000-task run (~250 MB resident) that teardown was ~60 ms of the
+// process's wall between its last line and its end (112 → 53 ms, median of
+// five each, load average ~9). Only when user code (a domain module, a
+// package it loads) neither listens for `beforeExit` nor scheduled work there
+// (its listeners ran before this one): a natural exit lets that work finish.
+// The standard streams' handles are listed while open and hold nothing up.
+const STDIO_HANDLES = new Set(['PipeWrap', 'TTYWrap']);
+process.once('beforeExit', () => {
+  const pending = process.getActiveResourcesInfo().filter((resource) => !STDIO_HANDLES.has(resource));
+  if (process.listenerCount('beforeExit') === 0 && pending.length === 0) process.exit();
+});

@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 const root = new URL('..', import.meta.url);
 rmSync(new URL('dist', root), { recursive: true, force: true });
@@ -37,10 +38,13 @@ const esbuild = createRequire(require.resolve('tsx/package.json'))('esbuild');
 const { COMMANDER_BUNDLE_IN_DIST, commanderFromBundle, writeCommanderBundle } = await import(
   new URL('scripts/commander-bundle.js', root).href
 );
-const distDir = new URL('dist', root).pathname;
-await writeCommanderBundle(esbuild, new URL('.', root).pathname, `${distDir}/${COMMANDER_BUNDLE_IN_DIST}`);
+await writeCommanderBundle(
+  esbuild,
+  fileURLToPath(new URL('.', root)),
+  fileURLToPath(new URL(`dist/${COMMANDER_BUNDLE_IN_DIST}`, root)),
+);
 await esbuild.build({
-  absWorkingDir: new URL('.', root).pathname,
+  absWorkingDir: fileURLToPath(new URL('.', root)),
   // The cassette reader too: a worker thread imports it by its path
   // (providers/replay/cassette-prefetch.ts). The chart renderer is bundled below.
   entryPoints: ['dist/src/index.js', 'dist/src/cli/main.js', 'dist/providers/replay/cassette-worker.js'],
@@ -54,7 +58,7 @@ await esbuild.build({
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  plugins: [commanderFromBundle(distDir)],
+  plugins: [commanderFromBundle()],
   logLevel: 'warning',
 });
 
@@ -66,7 +70,7 @@ await esbuild.build({
 // in the main thread (the comparison page) imports the packages as
 // installed, the same version, so the same SVG.
 await esbuild.build({
-  absWorkingDir: new URL('.', root).pathname,
+  absWorkingDir: fileURLToPath(new URL('.', root)),
   entryPoints: ['dist/src/report/html/render-chart.js'],
   outdir: 'dist',
   outbase: 'dist',
@@ -97,4 +101,8 @@ writeTokenizerTable(new URL(`dist/${TOKENIZER_TABLE_IN_DIST}`, root));
 // licences are kept at the top of the file.
 const { writeAjvBundle } = await import(new URL('scripts/ajv-bundle.js', root).href);
 const { AJV_BUNDLE_IN_DIST } = await import(new URL('dist/src/registry/schema/ajv-modules.js', root).href);
-await writeAjvBundle(esbuild, new URL('.', root).pathname, new URL(`dist/${AJV_BUNDLE_IN_DIST}`, root).pathname);
+await writeAjvBundle(
+  esbuild,
+  fileURLToPath(new URL('.', root)),
+  fileURLToPath(new URL(`dist/${AJV_BUNDLE_IN_DIST}`, root)),
+);

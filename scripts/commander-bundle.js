@@ -7,24 +7,26 @@
 // (`--help` 162 → 154 ms wall, median of 25 interleaved, load average ~4).
 // Its licence is kept at the top of the file.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join } from 'node:path';
 
 /** Where the bundle is written, under dist/ (main.js is dist/src/cli/main.js). */
 export const COMMANDER_BUNDLE_IN_DIST = 'src/vendor/commander.js';
 
+/** The bundle's name in package.json's `imports`, which maps it to its file under dist/. */
+export const COMMANDER_IMPORT = '#vendor/commander';
+
 /**
- * The esbuild plugin of the main build: `commander` is the bundle, an external
- * import by its path relative to the importing file (of dist/, absolute `distDir`).
+ * The esbuild plugin of the main build: `commander` is the bundle, imported
+ * by its name in package.json's `imports` — right from any file of the
+ * package, whichever output file or chunk the import lands in (a path
+ * relative to the importing source file would not be: esbuild writes it
+ * unchanged into the chunk, which may sit elsewhere).
  */
-export function commanderFromBundle(distDir) {
-  const bundle = join(distDir, COMMANDER_BUNDLE_IN_DIST);
+export function commanderFromBundle() {
   return {
     name: 'commander-bundle',
     setup(build) {
-      build.onResolve({ filter: /^commander$/ }, (args) => ({
-        path: `./${relative(dirname(args.importer), bundle)}`.replace(/^\.\/\.\.\//, '../'),
-        external: true,
-      }));
+      build.onResolve({ filter: /^commander$/ }, () => ({ path: COMMANDER_IMPORT, external: true }));
     },
   };
 }

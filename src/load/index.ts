@@ -93,6 +93,9 @@ export async function loadProject(root: string, options: LoadOptions = {}): Prom
       inputDigest: digestBefore === digestAfter ? digestAfter : null,
     });
   }
+  // A `domain:<name>` distractor imports that domain again, under a new watchdog: ended here, not
+  // after its idle wait.
+  endWatchdog();
 
   if (issues.length > 0) throw new ConfigError(sortIssues(dedupe(issues)));
   return { root: absoluteRoot, config, configFile, configDigest: configInputs, domains };

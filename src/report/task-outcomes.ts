@@ -91,6 +91,9 @@ interface CaseProblems {
 }
 
 /** A growable column of numbers. */
+/** The cases the columns hold before they first grow. */
+const FIRST_CASES = 1024;
+
 function grown<T extends Uint32Array | Int32Array | Uint8Array | Float64Array>(column: T, size: number): T {
   if (size <= column.length) return column;
   const bigger = new (column.constructor as new (length: number) => T)(Math.max(size, column.length * 2));
@@ -123,16 +126,17 @@ export function createTaskOutcomes(): {
   const caseTask: string[] = [];
   const labels: string[] = [];
   const labelCode = new Map<string, number>();
-  let caseSplit = new Uint32Array(1024);
-  let caseKind = new Uint32Array(1024);
-  let trials = new Uint32Array(1024);
-  let completed = new Uint32Array(1024);
-  let successes = new Uint32Array(1024);
-  let errored = new Uint32Array(1024);
-  let latency = new Float64Array(1024);
+  // Every column starts at one length and grows with the others (one capacity check below).
+  let caseSplit = new Uint32Array(FIRST_CASES);
+  let caseKind = new Uint32Array(FIRST_CASES);
+  let trials = new Uint32Array(FIRST_CASES);
+  let completed = new Uint32Array(FIRST_CASES);
+  let successes = new Uint32Array(FIRST_CASES);
+  let errored = new Uint32Array(FIRST_CASES);
+  let latency = new Float64Array(FIRST_CASES);
   // The trial index and outcome of a case's first record; `byTrial` once a second index arrives.
-  let firstTrial = new Int32Array(1024);
-  let firstOutcome = new Uint8Array(1024);
+  let firstTrial = new Int32Array(FIRST_CASES);
+  let firstOutcome = new Uint8Array(FIRST_CASES);
   const byTrial = new Map<number, Map<number, number>>();
   const problems = new Map<number, CaseProblems>();
   let lastGroup: CaseGroup | undefined;

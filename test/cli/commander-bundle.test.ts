@@ -6,7 +6,8 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as installed from 'commander';
 // @ts-expect-error plain JavaScript of the build (scripts/), without declarations
-import { COMMANDER_BUNDLE_IN_DIST, commanderFromBundle, writeCommanderBundle } from '../../scripts/commander-bundle.js';
+import * as bundle from '../../scripts/commander-bundle.js';
+const { COMMANDER_BUNDLE_IN_DIST, COMMANDER_IMPORT, commanderFromBundle, writeCommanderBundle } = bundle;
 
 // The build's one-file commander (scripts/commander-bundle.js, what the
 // compiled CLI imports) must be the installed code under its licence, and the
@@ -49,15 +50,21 @@ describe('the commander bundle', () => {
     expect(text).toContain('Permission is hereby granted');
   });
 
-  it('is imported from the CLI entry by its path under dist/', async () => {
-    const dist = join(root, 'dist');
+  it('is imported by its name in package.json imports, which maps it to its file under dist/', async () => {
     let resolved: { path: string; external: boolean } | undefined;
-    commanderFromBundle(dist).setup({
-      onResolve: (_filter: unknown, callback: (args: { importer: string }) => typeof resolved) => {
-        resolved = callback({ importer: join(dist, 'src/cli/main.js') });
+    commanderFromBundle().setup({
+      onResolve: (filter: { filter: RegExp }, callback: () => typeof resolved) => {
+        expect(filter.filter.test('commander')).toBe(true);
+        expect(filter.filter.test('commander/esm.mjs')).toBe(false);
+        resolved = callback();
       },
     });
-    expect(resolved).toEqual({ path: '../vendor/commander.js', external: true });
-    expect(join(dist, 'src/cli', resolved!.path)).toBe(join(dist, COMMANDER_BUNDLE_IN_DIST));
+    expect(resolved).toEqual({ path: COMMANDER_IMPORT, external: true });
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      imports: Record<string, string>;
+    };
+    expect(manifest.imports[COMMANDER_IMPORT]).toBe(`./dist/${COMMANDER_BUNDLE_IN_DIST}`);
+    // The package's "files" ship dist/src/, so an installed toolmark has the file it maps to.
+    expect(COMMANDER_BUNDLE_IN_DIST.startsWith('src/')).toBe(true);
   });
 });

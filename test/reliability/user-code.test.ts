@@ -89,6 +89,24 @@ describe('user code at load time', () => {
       'error: suites/notes/domain.ts: createState: createState returned the same object twice: every trial would share (and change) one state (expected a fresh object per call, e.g. createState: () => ({ notes: new Map() }))',
     );
   });
+
+  // bin/toolmark.js leaves through process.exit() once the event loop is empty (a
+  // shortcut past node's heap teardown); work user code schedules on `beforeExit`
+  // must still run first, whether its listener was added with `on` or `once`.
+  it.each(['on', 'once'])(
+    'work a domain module schedules on beforeExit (process.%s) runs before the process ends',
+    async (method) => {
+      const flushed = path.join(await project(`before-exit-${method}`, {}), 'flushed.txt');
+      const root = await project(`before-exit-${method}-domain`, {
+        'suites/notes/domain.ts': domainRunning(
+          `process.${method}('beforeExit', () => { if (!existsSync(process.env.FLUSH_FILE!)) setTimeout(() => writeFileSync(process.env.FLUSH_FILE!, 'flushed'), 20); });\nimport { existsSync, writeFileSync } from 'node:fs';`,
+        ),
+      });
+      const result = await runCli(['validate', '--root', root], { env: { FLUSH_FILE: flushed }, timeoutMs: 120_000 });
+      expect(result.code, result.stderr).toBe(0);
+      expect(readFileSync(flushed, 'utf8')).toBe('flushed');
+    },
+  );
 });
 
 describe('task regexes run on a linear-time engine', () => {
