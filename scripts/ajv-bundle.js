@@ -2,8 +2,9 @@
 // and ajv-formats in one CommonJS file, dist/src/vendor/ajv.cjs, which
 // src/registry/schema/ajv-modules.ts requires instead of the packages while
 // the installed versions are the bundled ones.
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { bundleLicences } from './bundle-licences.js';
 
 // Getters: a draft's module runs on first use, as a require of it did (ajv-formats requires draft-07's).
 const ENTRY = `module.exports = {
@@ -39,15 +40,7 @@ export async function writeAjvBundle(esbuild, rootDir, file) {
         .map(packageOf),
     ),
   ].sort();
-  const versions = {};
-  const licences = [];
-  for (const name of names) {
-    const dir = join(rootDir, 'node_modules', name);
-    versions[name] = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
-    const licence = readdirSync(dir).find((file) => /^licen[cs]e/i.test(file));
-    if (licence) licences.push(`${name}@${versions[name]}:\n\n${readFileSync(join(dir, licence), 'utf8').trim()}`);
-  }
-  const banner = `/*!\n${licences.join('\n\n').replaceAll('*/', '* /')}\n*/`;
+  const { versions, banner } = bundleLicences(rootDir, names);
   const footer = `module.exports.versions = ${JSON.stringify(versions)};`;
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${banner}\n${built.outputFiles[0].text}${footer}\n`);

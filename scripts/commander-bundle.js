@@ -5,11 +5,16 @@
 // exports node finds by parsing it, and six files it requires one by one;
 // every command, `--help` included, paid for them before parsing its flags
 // (`--help` 162 → 154 ms wall, median of 25 interleaved, load average ~4).
-// Its licence is kept at the top of the file.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+// Its licence is kept at the top of the file. Unlike the ajv bundle, it is
+// used whatever commander is installed: only toolmark's own CLI parses with
+// it, and no object of it crosses to a user's code, so the version the build
+// bundled is the one the CLI was tested with. commander stays a dependency:
+// a source checkout runs it as installed, and the published types name it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { bundleLicences } from './bundle-licences.js';
 
-/** Where the bundle is written, under dist/ (main.js is dist/src/cli/main.js). */
+/** Where the bundle is written, under dist/ (package.json's `imports` names this file). */
 export const COMMANDER_BUNDLE_IN_DIST = 'src/vendor/commander.js';
 
 /** The bundle's name in package.json's `imports`, which maps it to its file under dist/. */
@@ -42,11 +47,9 @@ export async function writeCommanderBundle(esbuild, rootDir, file) {
     target: 'node20',
     logLevel: 'warning',
   });
-  const dir = join(rootDir, 'node_modules', 'commander');
-  const { version } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-  const licence = readFileSync(join(dir, 'LICENSE'), 'utf8').trim().replaceAll('*/', '* /');
+  const { banner } = bundleLicences(rootDir, ['commander']);
   // commander's require() calls (node's own modules) need a require in an ES module.
   const requireShim = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);";
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `/*!\ncommander@${version}:\n\n${licence}\n*/\n${requireShim}\n${built.outputFiles[0].text}`);
+  writeFileSync(file, `${banner}\n${requireShim}\n${built.outputFiles[0].text}`);
 }

@@ -90,10 +90,10 @@ interface CaseProblems {
   errorMessages: string[];
 }
 
-/** A growable column of numbers. */
 /** The cases the columns hold before they first grow. */
 const FIRST_CASES = 1024;
 
+/** A growable column of numbers. */
 function grown<T extends Uint32Array | Int32Array | Uint8Array | Float64Array>(column: T, size: number): T {
   if (size <= column.length) return column;
   const bigger = new (column.constructor as new (length: number) => T)(Math.max(size, column.length * 2));
