@@ -20,8 +20,9 @@ execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { cwd: root, 
 // run imported ~250 of ours before it started, `validate` ~100. Split into
 // shared chunks (dist/src/chunks/, which the grading-inputs code digest reads
 // with the rest of dist/src), so a lazy import stays lazy and the two
-// entries share one instance of every module; packages stay external (the
-// zod a user's domain imports is the one toolmark sees). tsc's other files
+// entries share one instance of every module; packages stay external but
+// commander and zod (below: the zod a user's domain imports is still the
+// one toolmark sees). tsc's other files
 // stay for the declarations beside them; nothing imports them at run time.
 // esbuild is tsx's (no dependency of ours).
 //
@@ -43,6 +44,15 @@ await writeCommanderBundle(
   fileURLToPath(new URL('.', root)),
   fileURLToPath(new URL(`dist/${COMMANDER_BUNDLE_IN_DIST}`, root)),
 );
+// zod as one file too, used only while it is the installed version: scripts/zod-bundle.js.
+const { writeZodBundle, zodFromModule } = await import(new URL('scripts/zod-bundle.js', root).href);
+const { ZOD_BUNDLE_IN_DIST, ZOD_VERSION_IN_DIST } = await import(new URL('dist/src/spec/zod-module.js', root).href);
+await writeZodBundle(
+  esbuild,
+  fileURLToPath(new URL('.', root)),
+  fileURLToPath(new URL(`dist/${ZOD_BUNDLE_IN_DIST}`, root)),
+  fileURLToPath(new URL(`dist/${ZOD_VERSION_IN_DIST}`, root)),
+);
 await esbuild.build({
   absWorkingDir: fileURLToPath(new URL('.', root)),
   // The cassette reader too: a worker thread imports it by its path
@@ -58,7 +68,7 @@ await esbuild.build({
   platform: 'node',
   target: 'node20',
   packages: 'external',
-  plugins: [commanderFromBundle()],
+  plugins: [commanderFromBundle(), zodFromModule(fileURLToPath(new URL('.', root)))],
   logLevel: 'warning',
 });
 

@@ -4,6 +4,7 @@ import { createRequire, isBuiltin } from 'node:module';
 import { basename, dirname, extname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BuildOptions, Plugin, PluginBuild } from 'esbuild';
+import { zodBundle } from '../spec/zod-module.ts';
 import { defaultCacheDir, privateFolder } from './parse-cache.ts';
 
 /**
@@ -19,7 +20,10 @@ import { defaultCacheDir, privateFolder } from './parse-cache.ts';
  * imported from two places stays one module), with every import rewritten to
  * where node would find it: a local module to its own cached file, a package
  * to the absolute file node resolves it to (esbuild's resolver with node's
- * conditions and no tsconfig `paths`, which node does not read). The
+ * conditions and no tsconfig `paths`, which node does not read) — but for
+ * `zod` resolving to the installed file toolmark's zod bundle stands in for
+ * (src/spec/zod-module.ts), which is pointed at that bundle, so the user's
+ * schemas and toolmark's share one zod, as they do from source. The
  * user's source map is inline, with the .ts file as its source, so stack
  * frames point at the user's file and line, as under tsx.
  *
@@ -56,7 +60,7 @@ const NATIVE = new Set(['.js', '.mjs', '.cjs', '.json']);
 class Unsupported extends Error {}
 
 interface Meta {
-  /** FORMAT, esbuild's and node's version, the file's path and text. */
+  /** FORMAT, esbuild's and node's version, toolmark's zod bundle (if used), the file's path and text. */
   key: string;
   /** The packages it imports, whose location is part of `context`. */
   packages: string[];
@@ -135,7 +139,7 @@ function packageName(specifier: string): string {
 
 let versions: string | undefined;
 function keyOf(file: string, text: string): string {
-  versions ??= `${FORMAT}:esbuild@${(fromTsx('esbuild/package.json') as { version: string }).version}:${process.version}`;
+  versions ??= `${FORMAT}:esbuild@${(fromTsx('esbuild/package.json') as { version: string }).version}:${process.version}:${zodBundle?.url ?? '-'}`;
   return sha(versions, file, text);
 }
 
@@ -232,6 +236,8 @@ async function transpile(tools: Tools, folder: string, file: string, text: strin
         if (found.errors.length > 0 || !NATIVE.has(extension) || (extension === '.json') !== json)
           throw new Unsupported(specifier);
         packages.add(packageName(specifier));
+        if (specifier === 'zod' && zodBundle !== null && realpathSync(found.path) === zodBundle.installedEntry)
+          return external(zodBundle.url);
         return external(pathToFileURL(found.path).href);
       });
     },
