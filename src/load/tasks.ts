@@ -30,10 +30,18 @@ const TaskFileShape = z.strictObject({ v: z.literal(1).optional(), tasks: z.arra
 const isPlainTaskFile = shapeCheck(TaskFileShape);
 
 /** A task with the file it came from, for later cross-file checks. */
-export interface LocatedTask {
-  task: Task;
-  source: SourceFile;
-  path: FieldPath;
+export class LocatedTask {
+  constructor(
+    readonly task: Task,
+    readonly source: SourceFile,
+    /** Its place in the file's `tasks` list. */
+    readonly index: number,
+  ) {}
+
+  /** Its field path in the file, made only when an issue needs it (a list per task was garbage for nothing). */
+  get path(): FieldPath {
+    return ['tasks', this.index];
+  }
 }
 
 /**
@@ -68,25 +76,22 @@ export async function* readTaskFiles(
       tasks = shape.data.tasks;
     }
     const located: LocatedTask[] = [];
-    tasks.forEach((item, index) => {
-      const base = ['tasks', index];
-      const where = { file: source.display, line: source.itemLine('tasks', index) };
+    const file = source.display;
+    for (let index = 0; index < tasks.length; index++) {
+      const item = tasks[index];
+      const where = { file, line: source.itemLine('tasks', index) };
       // The plain task is checked without zod (src/load/plain-task.ts); zod checks the rest and words their issues.
       let task = plainTask(item, domainName, split, where);
       if (task === undefined) {
         const parsed = TaskSpec.safeParse(item);
         if (!parsed.success) {
-          issues.push(...zodIssuesToConfigIssues(source, TaskSpec, parsed.error, item, base));
-          return;
+          issues.push(...zodIssuesToConfigIssues(source, TaskSpec, parsed.error, item, ['tasks', index]));
+          continue;
         }
         task = { ...parsed.data, domain: domainName, split, source: where };
       }
-      located.push({
-        task,
-        source,
-        path: base,
-      });
-    });
+      located.push(new LocatedTask(task, source, index));
+    }
     yield located;
   }
 }
@@ -189,6 +194,17 @@ function checkArgs(
   }
 }
 
+/** Is one of `fields` given in `expect`? */
+function expectsOneOf(expect: Task['expect'], fields: readonly (keyof Task['expect'])[]): boolean {
+  for (const field of fields) if (expect[field] !== undefined) return true;
+  return false;
+}
+
+/** Each id of `expect.<field>` an action of the domain (else an issue at its place). */
+function knownActions(check: TaskCheck, ids: readonly string[], field: 'any_of' | 'distractors'): void {
+  for (let index = 0; index < ids.length; index++) isKnownAction(check, ids[index]!, ['expect', field, index]);
+}
+
 const TARGETS = ['action', 'abstain', 'any_of', 'sequence'] as const;
 /** Fields every task's check names (read-only: an issue copies them), made once. */
 const EXPECT_ACTION: FieldPath = ['expect', 'action'];
@@ -215,7 +231,7 @@ export function checkTask(
       message: `expect gives ${TARGETS.filter((field) => expect[field] !== undefined).join(' and ')}; give only one of action, abstain, any_of, sequence`,
     });
   const rules = kindRules(task.kind);
-  if (!rules.expects.some((field) => expect[field] !== undefined)) {
+  if (!expectsOneOf(expect, rules.expects)) {
     issueAt(check, ['expect'], {
       message: `a ${task.kind} task needs ${rules.expects.map((field) => `expect.${field}${field === 'abstain' ? ': true' : ''}`).join(' (or ')}${rules.expects.length > 1 ? ')' : ''}`,
     });
@@ -235,9 +251,12 @@ export function checkTask(
     });
 
   if (expect.action) isKnownAction(check, expect.action, EXPECT_ACTION);
-  expect.any_of?.forEach((id, index) => isKnownAction(check, id, ['expect', 'any_of', index]));
-  expect.distractors?.forEach((id, index) => isKnownAction(check, id, ['expect', 'distractors', index]));
-  task.faults.forEach((fault, index) => {
+  if (expect.any_of) knownActions(check, expect.any_of, 'any_of');
+  if (expect.distractors) knownActions(check, expect.distractors, 'distractors');
+  // Loops, not forEach: a callback is a closure made per task (checkTask runs once per task).
+  const faults = task.faults;
+  for (let index = 0; index < faults.length; index++) {
+    const fault = faults[index]!;
     isKnownAction(check, fault.action, ['faults', index, 'action']);
     // A fault's code reaches the model with the category its table gives; an undeclared one would have none.
     if (fault.error !== undefined && !errorCodeSpec(fault.error, domain.errors)) {
@@ -248,10 +267,12 @@ export function checkTask(
         suggestion: closest(fault.error, codes),
       });
     }
-  });
+  }
 
   checkArgs(check, expect.action, expect.args, EXPECT_ARGS);
-  expect.sequence?.forEach((step, index) => {
+  const sequence = expect.sequence ?? [];
+  for (let index = 0; index < sequence.length; index++) {
+    const step = sequence[index]!;
     const action = typeof step === 'string' ? step : step.action;
     if (
       isKnownAction(
@@ -263,7 +284,7 @@ export function checkTask(
     ) {
       checkArgs(check, action, step.args, ['expect', 'sequence', index, 'args']);
     }
-  });
+  }
 
   if (expect.final_state === undefined) return;
   const { views } = lookup;
