@@ -89,10 +89,46 @@ export function domainInputFiles(root: string, name: string): string[] | null {
   return [...trainFiles, ...heldoutFiles];
 }
 
+/** A domain's digest with the digest of each of its files (`digestFiles` of that file alone). */
+interface DomainDigests {
+  digest: string;
+  files: Record<string, string>;
+}
+
+// The last digests made of each domain (by root and name). A run records every file's digest
+// (src/run/grading-inputs.ts) of the bytes its load digested: made in the same pass, they need
+// no second and third read of the task files in the pre-flight (2 MB at 10,000 tasks: ~10 ms
+// of the main thread, against ~1.5 ms of hashing the bytes once more here).
+const lastDigests = new Map<string, DomainDigests>();
+
 /** The digest of domain `name`'s files under `root`, or null when its grading may depend on files elsewhere. */
 export function domainInputDigest(root: string, name: string): string | null {
-  const files = domainInputFiles(root, name);
-  return files === null ? null : digestFiles(root, files);
+  const names = domainInputFiles(root, name);
+  if (names === null) return null;
+  const whole = createHash('sha256');
+  const files: Record<string, string> = {};
+  try {
+    for (const file of names)
+      withFileBytes(join(root, file), (bytes) => {
+        const head = `${file}\0${bytes.length}\0`;
+        whole.update(head).update(bytes);
+        files[file] = `sha256:${createHash('sha256').update(head).update(bytes).digest('hex')}`;
+      });
+  } catch {
+    return null;
+  }
+  const digest = `sha256:${whole.digest('hex')}`;
+  lastDigests.set(`${root}\0${name}`, { digest, files });
+  return digest;
+}
+
+/**
+ * The digest of each file of domain `name`, as made with its last digest, when
+ * that digest was `digest` (the loaded domain's); else null.
+ */
+export function domainFileDigests(root: string, name: string, digest: string): Record<string, string> | null {
+  const last = lastDigests.get(`${root}\0${name}`);
+  return last?.digest === digest ? last.files : null;
 }
 
 /** The digest of the project's config file (`none` when it has none; null when it cannot be read). */

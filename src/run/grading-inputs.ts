@@ -1,81 +1,27 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { sep } from 'node:path';
 import type { Project } from '../load/index.ts';
-import { configDigest, digestFiles, domainInputDigest, domainInputFiles } from '../load/input-digest.ts';
-import { packageRoot } from '../load/package-root.ts';
+import {
+  configDigest,
+  digestFiles,
+  domainFileDigests,
+  domainInputDigest,
+  domainInputFiles,
+} from '../load/input-digest.ts';
 import type { Manifest } from '../spec/index.ts';
+import { codeDigest } from './code-digest.ts';
+
+export { codeDigest } from './code-digest.ts';
 
 /**
  * What a run's grades were computed from (`Manifest.grading_inputs`): the
- * digests of toolmark's own code, the config file and each domain's files
+ * digests of toolmark's own code (src/run/code-digest.ts), the config file and each domain's files
  * (src/load/input-digest.ts). When all are the same today,
  * `toolmark report --rescore` has nothing to re-grade: grading is pure
  * functions of the trial records, the tasks, the actions, the config and
  * this code, so the summary and reports it would write are the ones there.
  */
 export type GradingInputs = NonNullable<Manifest['grading_inputs']>;
-
-// The package's code as this process runs it: the TypeScript (a checkout,
-// through tsx) or the compiled dist/. Run and re-score in different modes
-// only differ in digest, which costs a full re-score, never a wrong skip.
-const COMPILED = !import.meta.url.endsWith('.ts');
-const CODE_FOLDERS = COMPILED ? ['dist/src', 'dist/providers'] : ['src', 'providers'];
-
-// Code files only: declarations and source maps do not grade anything.
-const CODE_FILE = /(?<!\.d)\.[jt]s$/;
-
-let code: string | null | undefined;
-/**
- * Digest of toolmark's code, made once a process: its package.json, the
- * installed version of each dependency, and each code file's path, size and
- * modification time, as make compares them (reading ~300 files
- * cost ~0.1 s of a re-score that has nothing to do). An edit changes them;
- * a file restored to its old bytes changes them too, which only costs a
- * full re-score. Null when the code cannot be listed (no digest, no skip).
- */
-function codeDigest(): string | null {
-  if (code !== undefined) return code;
-  try {
-    code = digestCode(packageRoot());
-  } catch {
-    code = null;
-  }
-  return code;
-}
-
-/** The installed version of a dependency: under toolmark's own node_modules, else beside toolmark (hoisted). */
-function dependencyVersion(root: string, name: string): string {
-  for (const folder of [join(root, 'node_modules', name), join(root, '..', name)]) {
-    try {
-      return (JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version: string }).version;
-    } catch {
-      // not installed here
-    }
-  }
-  return 'not found';
-}
-
-function digestCode(root: string): string {
-  const manifest = readFileSync(join(root, 'package.json'));
-  const hash = createHash('sha256').update(manifest);
-  // Dependencies parse and check what grading reads (js-yaml, zod, re2js…): their versions count too.
-  const dependencies = Object.keys(
-    (JSON.parse(manifest.toString('utf8')) as { dependencies?: object }).dependencies ?? {},
-  );
-  for (const name of dependencies.sort()) hash.update(`${name}@${dependencyVersion(root, name)}\n`);
-  for (const folder of CODE_FOLDERS) {
-    const files = readdirSync(join(root, folder), { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile() && CODE_FILE.test(entry.name))
-      .map((entry) => join(entry.parentPath, entry.name))
-      .sort();
-    for (const file of files) {
-      const { size, mtimeMs } = statSync(file);
-      hash.update(`${relative(root, file).split(sep).join('/')}\0${size}\0${mtimeMs}\n`);
-    }
-  }
-  return `sha256:${hash.digest('hex')}`;
-}
 
 /** The inputs of a run of `domains` of a loaded project; undefined when one of them has no digest. */
 export function gradingInputsOf(project: Project, domains: readonly string[]): GradingInputs | undefined {
@@ -95,9 +41,10 @@ export function gradingInputsOf(project: Project, domains: readonly string[]): G
 /**
  * Per file of the domains: the digest of its bytes, and for a task file the
  * digest of its task ids, so that a re-score can tell which task files
- * changed and grade only their trials (src/run/partial-rescore.ts). Nothing
- * when a file changed since the domain loaded (its digest is no longer the
- * loaded one): the digests would not describe the tasks graded.
+ * changed and grade only their trials (src/run/partial-rescore.ts). The
+ * file digests are those made with the domain's digest when it loaded
+ * (src/load/input-digest.ts, `domainFileDigests`), so they describe the
+ * bytes the tasks graded were read from; nothing when there are none.
  */
 function fileInputs(
   root: string,
@@ -106,27 +53,30 @@ function fileInputs(
   const files: Record<string, string> = {};
   const taskIds: Record<string, string> = {};
   for (const domain of domains) {
-    const names = domainInputFiles(root, domain.name);
-    if (names === null) return {};
-    for (const name of names) {
-      const digest = digestFiles(root, [name]);
-      if (digest === null) return {};
-      files[name] = digest;
-    }
+    const loaded = domainFileDigests(root, domain.name, domain.inputDigest!);
+    if (loaded === null) return {};
+    Object.assign(files, loaded);
     Object.assign(taskIds, taskIdDigests(domain.tasks));
-    if (domainInputDigest(root, domain.name) !== domain.inputDigest) return {};
   }
   return { files, task_ids: taskIds };
 }
 
 /** Per task file (path from the project root, `/`-separated): the digest of its tasks' ids, sorted. */
 export function taskIdDigests(tasks: readonly { id: string; source: { file: string } }[]): Record<string, string> {
-  const byFile = new Map<string, string[]>();
+  // Grouped by the path as the tasks hold it (one string per file), then by its `/` form: one
+  // split and join per file, not per task.
+  const byPath = new Map<string, string[]>();
   for (const task of tasks) {
-    const file = task.source.file.split(sep).join('/');
-    const ids = byFile.get(file) ?? [];
-    ids.push(task.id);
-    byFile.set(file, ids);
+    const ids = byPath.get(task.source.file);
+    if (ids === undefined) byPath.set(task.source.file, [task.id]);
+    else ids.push(task.id);
+  }
+  const byFile = new Map<string, string[]>();
+  for (const [path, ids] of byPath) {
+    const file = path.split(sep).join('/');
+    const same = byFile.get(file);
+    if (same === undefined) byFile.set(file, ids);
+    else same.push(...ids);
   }
   const digests: Record<string, string> = {};
   for (const [file, ids] of [...byFile.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

@@ -37,7 +37,7 @@ import {
 import type { RunControl } from './events.ts';
 import { createRunFinalizer } from './finalizer.ts';
 import { describePlan, gitCommitSoon, manifestConfig, manifestProviders } from './manifest.ts';
-import { gradingInputsOf, withGradingInputs } from './grading-inputs.ts';
+import { codeDigest, gradingInputsOf, withGradingInputs } from './grading-inputs.ts';
 import { createRunProviders, dropPrefetchedCassettes, prefetchRunCassettes, resolveToolTime } from './providers.ts';
 import { toolmarkVersion } from './version.ts';
 import { checkWritable } from './writable.ts';
@@ -291,6 +291,8 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
   const counting = countSelectedSurfaces(project.domains, selection);
   // Awaited below; a problem found before then (a ConfigError) is the one reported.
   counting.catch(() => {});
+  // Made while the cassette worker may still be reading (createRunProviders waits for it): ~10–30 ms.
+  codeDigest();
   const providers = await createRunProviders(selection, {
     config,
     root,
