@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { TEMPORARY_SUFFIX, writeError, writeFileAtomic, writeFileDurable, type RunFileWriter } from './files.ts';
 
@@ -80,8 +80,21 @@ function install(runDir: string, pending: Pending): string[] {
     }
     installed.push(to);
   }
-  rmSync(path.join(runDir, PENDING_FILE), { force: true });
+  removeJournal(runDir);
   return installed;
+}
+
+/**
+ * The journal removed once every file is in place (gone already: nothing to
+ * do). By `unlinkSync`: `rmSync` checks the path with an `lstat` first and
+ * goes through node's rimraf, a few milliseconds at the end of every run.
+ */
+function removeJournal(runDir: string): void {
+  try {
+    unlinkSync(path.join(runDir, PENDING_FILE));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
 }
 
 /**

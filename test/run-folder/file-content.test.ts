@@ -10,8 +10,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /**
  * The bytes a file written from `chunks` must hold: each chunk's UTF-8, in
- * order. (The writer joins small strings before encoding them, so a pair
- * split across two of them is written whole: the generator makes none.)
+ * order. (The writer encodes each string on its own, so a pair split
+ * across two of them would not be written whole: the generator makes none.)
  */
 const expected = (chunks: readonly (string | Uint8Array)[]) =>
   Buffer.concat(chunks.map((chunk) => (typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk)));
@@ -19,10 +19,12 @@ const expected = (chunks: readonly (string | Uint8Array)[]) =>
 describe('a run file written in chunks', () => {
   it('holds every chunk in order, strings (no half surrogate pairs) and bytes, small and larger than a batch, Latin-1 or not', () => {
     const large = 'x'.repeat((1 << 20) + 7);
+    const third = 'y'.repeat(Math.floor((1 << 20) / 3) - 5);
     const chunk = fc.oneof(
       // Lone surrogates as the encoder writes them (U+FFFD), as a page's text never splits a pair.
       fc.string({ unit: 'binary', maxLength: 20 }).map((text) => Buffer.from(text, 'utf8').toString('utf8')),
-      fc.constantFrom('⚠ banner', 'é', '\uD83D\uDE00', large, `${large}⚠`),
+      // Up to a batch (`large`: more; two of `third`: a batch filled, written, begun again).
+      fc.constantFrom('⚠ banner', 'é', '\uD83D\uDE00', large, `${large}⚠`, third, `${third}é`),
       fc.string({ maxLength: 20 }).map((text) => new Uint8Array(Buffer.from(`bytes ${text} ·`, 'utf8'))),
     );
     let count = 0;

@@ -64,6 +64,19 @@ describe('a manifest’s task list', () => {
     }
   });
 
+  it('is read back as JSON gives it when its plain entries are kept as they are (any text, the rest of the manifest through JSON)', () => {
+    const manifest = {
+      ...manifestWith([
+        { domain: 'd', id: 'lone \uD800 surrogate, \u2028, é, 😀', kind: 'must-call', split: 'train' },
+        { domain: 'd', id: 't2', kind: 'must-abstain', split: 'heldout' },
+      ]),
+      finished_at: new Date('2026-01-01T00:00:01.000Z') as unknown as string,
+    } as Manifest;
+    const read = asWritten(Manifest, manifest);
+    expect(read).toEqual(Manifest.parse(JSON.parse(JSON.stringify(manifest))));
+    expect(read.finished_at).toBe('2026-01-01T00:00:01.000Z');
+  });
+
   it('is refused as the schema refuses it', () => {
     const manifest = manifestWith([{ domain: 'd', id: 7, kind: 'must-call', split: 'train' }]);
     expect(() => written(manifest)).toThrow();
