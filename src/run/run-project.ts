@@ -37,8 +37,9 @@ import {
 import type { RunControl } from './events.ts';
 import { createRunFinalizer } from './finalizer.ts';
 import { describePlan, gitCommitSoon, manifestConfig, manifestProviders } from './manifest.ts';
-import { codeDigest, gradingInputsOf, withGradingInputs } from './grading-inputs.ts';
-import { createRunProviders, dropPrefetchedCassettes, prefetchRunCassettes, resolveToolTime } from './providers.ts';
+import { gradingInputsOf, withGradingInputs } from './grading-inputs.ts';
+import { dropPrefetchedCassettes, prefetchRunCassettes, resolveToolTime } from './providers.ts';
+import { createProvidersFillingWait } from './cassette-wait.ts';
 import { toolmarkVersion } from './version.ts';
 import { checkWritable } from './writable.ts';
 import { handTasksToPlan, preflightRun, scoreAndLetGo } from './task-lifetime.ts';
@@ -291,9 +292,8 @@ async function startAndRunTrials(prepared: Prepared, owner: { lock: RunLock | nu
   const counting = countSelectedSurfaces(project.domains, selection);
   // Awaited below; a problem found before then (a ConfigError) is the one reported.
   counting.catch(() => {});
-  // Made while the cassette worker may still be reading (createRunProviders waits for it): ~10–30 ms.
-  codeDigest();
-  const providers = await createRunProviders(selection, {
+  // The cassette worker may still be reading: its wait is filled (src/run/cassette-wait.ts).
+  const providers = await createProvidersFillingWait(selection, {
     config,
     root,
     env: prepared.env ?? process.env,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProjectConfig } from './config.ts';
+import { orderedShapeCheck } from './shape-check.ts';
 import { RunSelection } from './selection.ts';
 import { SweepPlan } from './sweep.ts';
 
@@ -98,3 +99,10 @@ export const Manifest = z.object({
   sweep: SweepPlan.optional(),
 });
 export type Manifest = z.infer<typeof Manifest>;
+
+/**
+ * True only when `Manifest.parse(value)` would return the value unchanged,
+ * its keys in the same order (src/spec/shape-check.ts): a manifest toolmark
+ * just built is written as it is, not through a copy zod makes of it.
+ */
+export const isManifestAsParsed = orderedShapeCheck(Manifest);

@@ -54,6 +54,29 @@ export function shapeCheck<S extends z.ZodType>(schema: S): ShapeCheck<z.output<
 }
 
 /**
+ * `shapeCheck`, and the value's keys in the order `parse` would return them
+ * (an object's shape order, a loose object's other keys after those), so
+ * that `JSON.stringify(value)` is `JSON.stringify(schema.parse(value))`
+ * byte for byte. For a document toolmark writes after checking it
+ * (manifest.json: src/run-folder/documents.ts), where zod's parse built a
+ * copy of it only for the JSON to come out the same.
+ */
+export function orderedShapeCheck<S extends z.ZodType>(schema: S): ShapeCheck<z.output<S>> {
+  let compiled: ((value: unknown) => boolean) | null = null;
+  return ((value: unknown) => {
+    if (compiled === null) {
+      const compiler = new Compiler(true);
+      const entry = compiler.functionOf(schema);
+      compiled = shapeCheckFromSource({
+        source: `'use strict';\n${compiler.functions.join('\n')}\nreturn ${entry};`,
+        constants: compiler.constants,
+      });
+    }
+    return compiled(value);
+  }) as ShapeCheck<z.output<S>>;
+}
+
+/**
  * A shape check as plain data: its generated source and the constants
  * (regular expressions) it uses — structured-clonable, so a thread that
  * never imports zod can rebuild it with `shapeCheckFromSource` (the replay
@@ -85,6 +108,9 @@ class Compiler {
   readonly functions: string[] = [];
   readonly constants: unknown[] = [];
   readonly #names = new Map<unknown, string>();
+
+  /** Also check that an object's keys come in the order `parse` returns them (`orderedShapeCheck`). */
+  constructor(readonly ordered = false) {}
 
   /** The name of the function checking `schema`, generated on first use (recursion, through lazy, finds the name). */
   functionOf(schema: unknown): string {
@@ -187,12 +213,25 @@ return true;`;
       lines.push(`if (!${this.expression(field, local)}) return false;`);
     });
     const catchall = def.catchall === undefined ? null : defOf(def.catchall).type;
+    if (this.ordered) lines.push(this.#keyOrder(shape.map(([key]) => key)));
     if (catchall === 'unknown' || catchall === 'any') return `${lines.join('\n')}\nreturn true;`;
     if (catchall !== null && catchall !== 'never') throw unsupported('an object catchall other than unknown or never');
     // strip would drop an unknown key and strict would reject it: the value has only the shape's keys when their count matches.
     const present = [String(required), ...optional.map((local) => `(${local} !== undefined ? 1 : 0)`)].join(' + ');
     lines.push(`let keys = 0;\nfor (const key in value) keys += 1;\nreturn keys === ${present};`);
     return lines.join('\n');
+  }
+
+  /**
+   * The shape's keys in their order, any other key after them: zod builds
+   * its result in that order (a strip or strict object has no other key
+   * once the count below matches).
+   */
+  #keyOrder(keys: string[]): string {
+    this.constants.push(new Map(keys.map((key, index) => [key, index])));
+    const places = `constants[${this.constants.length - 1}]`;
+    return `{ let at = -1; let other = false;
+for (const key in value) { const place = ${places}.get(key); if (place === undefined) { other = true; continue; } if (other || place < at) return false; at = place; } }`;
   }
 
   #unionBody(def: Def): string {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { asWritten, runFile, writeManifest } from '../../src/run-folder/index.ts';
-import { Manifest } from '../../src/spec/index.ts';
+import { Manifest, isManifestAsParsed } from '../../src/spec/index.ts';
 
 // A manifest's task list (one entry per task, 100,000 in a large run) is
 // checked by hand, not copied by zod (src/run-folder/documents.ts): what is
@@ -75,6 +75,30 @@ describe('a manifest’s task list', () => {
     const read = asWritten(Manifest, manifest);
     expect(read).toEqual(Manifest.parse(JSON.parse(JSON.stringify(manifest))));
     expect(read.finished_at).toBe('2026-01-01T00:00:01.000Z');
+  });
+
+  it('is written as built when it is what the schema gives, and in the schema’s key order when it is not', () => {
+    const tasks = [{ domain: 'd', id: 't1', kind: 'must-call', split: 'train' }];
+    // As a run builds it: every default there (here: filled by the schema).
+    const built = Manifest.parse(manifestWith(tasks));
+    expect(isManifestAsParsed(built)).toBe(true);
+    expect(written(built)).toBe(schemaJson(built));
+    // The same manifest, its keys in another order (top level, config, a provider entry): the schema's order is written.
+    const { v, run_id, config, providers, ...rest } = built;
+    const reordered = {
+      run_id,
+      v,
+      config: { extra: true, ...config },
+      providers: providers.map(({ model, ...entry }) => ({ model, ...entry })),
+      ...rest,
+    } as unknown as Manifest;
+    expect(isManifestAsParsed(reordered)).toBe(false);
+    expect(written(reordered)).toBe(schemaJson(reordered));
+    expect(JSON.stringify(asWritten(Manifest, reordered))).toBe(JSON.stringify(Manifest.parse(reordered)));
+    // A default to fill (a provider without `synthetic`): filled as the schema fills it.
+    const older = { ...built, providers: [{ id: 'replay', provider: 'replay', model: 'm' }] } as unknown as Manifest;
+    expect(written(older)).toBe(schemaJson(older));
+    expect(written(older)).toContain('"synthetic": false');
   });
 
   it('is refused as the schema refuses it', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Json, shapeCheck, shapeCheckFromSource, shapeCheckSource } from '../../src/spec/index.ts';
+import { Json, orderedShapeCheck, shapeCheck, shapeCheckFromSource, shapeCheckSource } from '../../src/spec/index.ts';
 
 // shapeCheck(schema)(value) must be true only when schema.parse(value)
 // succeeds and returns the value unchanged; false sends the caller to zod.
@@ -90,5 +90,62 @@ describe('shapeCheck', () => {
     ];
     expect(values.map(check)).toEqual(values.map(shapeCheck(schema)));
     expect(values.map(check)).toEqual([true, false, false, true, false, false]);
+  });
+});
+
+// orderedShapeCheck(schema)(value) must be true only when schema.parse(value)
+// succeeds and its JSON is the value's JSON byte for byte (key order too).
+describe('orderedShapeCheck', () => {
+  function agreesOrdered(schema: z.ZodType, value: unknown): void {
+    const parsed = schema.safeParse(value);
+    const same = parsed.success && JSON.stringify(parsed.data) === JSON.stringify(value);
+    expect(orderedShapeCheck(schema)(value), JSON.stringify(value)).toBe(same);
+  }
+
+  it('objects: the shape’s order, optional keys absent or not, a loose object’s other keys after the shape’s', () => {
+    const plain = z.object({ a: z.string(), b: z.number().optional(), c: z.boolean() });
+    for (const value of [
+      { a: 'x', b: 1, c: true },
+      { a: 'x', c: true },
+      { c: true, a: 'x' },
+      { a: 'x', c: true, b: 1 },
+      { b: 1, a: 'x', c: true },
+      { a: 'x', b: 1, c: true, d: 1 },
+    ])
+      agreesOrdered(plain, value);
+    const loose = z.looseObject({ a: z.string(), b: z.number().optional() });
+    for (const value of [
+      { a: 'x', b: 1, extra: 1, more: 2 },
+      { a: 'x', extra: 1 },
+      { extra: 1, a: 'x' },
+      { a: 'x', extra: 1, b: 1 },
+      { b: 1, a: 'x' },
+    ])
+      agreesOrdered(loose, value);
+  });
+
+  it('nested: objects in arrays, records and unions are checked in order too', () => {
+    const entry = z.object({ id: z.string(), n: z.number() });
+    const schema = z.object({
+      list: z.array(entry),
+      map: z.record(z.string(), entry),
+      either: z.discriminatedUnion('kind', [z.object({ kind: z.literal('a'), n: z.number() })]),
+    });
+    const ordered = {
+      list: [{ id: 'a', n: 1 }],
+      map: { z: { id: 'b', n: 2 }, a: { id: 'c', n: 3 } },
+      either: { kind: 'a', n: 1 },
+    };
+    agreesOrdered(schema, ordered);
+    agreesOrdered(schema, {
+      ...ordered,
+      list: [
+        { id: 'a', n: 1 },
+        { n: 2, id: 'b' },
+      ],
+    });
+    agreesOrdered(schema, { ...ordered, map: { a: { n: 3, id: 'c' } } });
+    agreesOrdered(schema, { ...ordered, either: { n: 1, kind: 'a' } });
+    agreesOrdered(schema, { map: ordered.map, list: ordered.list, either: ordered.either });
   });
 });
