@@ -1,5 +1,5 @@
-// The banner of a bundle the build writes (scripts/ajv-bundle.js,
-// scripts/commander-bundle.js): each bundled package's version and licence
+// The banner of a bundle the build writes (scripts/ajv-bundle.js, and
+// scripts/esm-bundle.js for the commander and zod bundles): each bundled package's version and licence
 // text, as installed, in one comment at the top of the file (`/*!` keeps it
 // through minifiers).
 import { readFileSync, readdirSync } from 'node:fs';

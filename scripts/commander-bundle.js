@@ -10,9 +10,7 @@
 // it, and no object of it crosses to a user's code, so the version the build
 // bundled is the one the CLI was tested with. commander stays a dependency:
 // a source checkout runs it as installed, and the published types name it.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { bundleLicences } from './bundle-licences.js';
+import { writeEsmBundle } from './esm-bundle.js';
 
 /** Where the bundle is written, under dist/ (package.json's `imports` names this file). */
 export const COMMANDER_BUNDLE_IN_DIST = 'src/vendor/commander.js';
@@ -38,18 +36,12 @@ export function commanderFromBundle() {
 
 /** Write the bundle of the installed commander to `file`. */
 export async function writeCommanderBundle(esbuild, rootDir, file) {
-  const built = await esbuild.build({
-    stdin: { contents: "export { Command, CommanderError } from 'commander';", resolveDir: rootDir, loader: 'js' },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
+  await writeEsmBundle(esbuild, {
+    rootDir,
+    file,
+    entry: "export { Command, CommanderError } from 'commander';",
+    packages: ['commander'],
+    // commander's require() calls (node's own modules) need a require in an ES module.
+    prelude: "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n",
   });
-  const { banner } = bundleLicences(rootDir, ['commander']);
-  // commander's require() calls (node's own modules) need a require in an ES module.
-  const requireShim = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);";
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${banner}\n${requireShim}\n${built.outputFiles[0].text}`);
 }

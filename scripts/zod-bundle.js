@@ -9,9 +9,9 @@
 // user's TypeScript module that imports that same installed zod is pointed
 // at the same bundle (src/load/transpiled-module.ts), so a user's schemas
 // and toolmark's share one zod as before. Its licence is kept at the top.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { bundleLicences } from './bundle-licences.js';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeEsmBundle } from './esm-bundle.js';
 
 /** The module every compiled import of `zod` is pointed at (tsc's output of src/spec/zod-module.ts). */
 const ZOD_MODULE = 'dist/src/spec/zod-module.js';
@@ -35,18 +35,12 @@ export function zodFromModule(rootDir) {
 
 /** Write the bundle of the installed zod to `file` and its version to `versionFile` (ZOD_BUNDLE_IN_DIST, ZOD_VERSION_IN_DIST). */
 export async function writeZodBundle(esbuild, rootDir, file, versionFile) {
-  const built = await esbuild.build({
+  const versions = await writeEsmBundle(esbuild, {
+    rootDir,
+    file,
     // Everything the package's entry exports, for a user's module as much as for toolmark.
-    stdin: { contents: "export * from 'zod';\nexport { default } from 'zod';", resolveDir: rootDir, loader: 'js' },
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    logLevel: 'warning',
+    entry: "export * from 'zod';\nexport { default } from 'zod';",
+    packages: ['zod'],
   });
-  const { versions, banner } = bundleLicences(rootDir, ['zod']);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${banner}\n${built.outputFiles[0].text}`);
   writeFileSync(versionFile, `${JSON.stringify({ version: versions.zod })}\n`);
 }
