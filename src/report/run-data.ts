@@ -9,7 +9,7 @@ import {
 import type { Manifest, Summary, TrialRecord } from '../spec/index.ts';
 import { createRunFactsCollector, type RunFacts } from './run-facts.ts';
 import { createTaskOutcomes, type TaskOutcome } from './task-outcomes.ts';
-import { createTrialSample, DEFAULT_SAMPLE_LIMIT, type BrowserTrial } from './trial-sample.ts';
+import { createTrialSample, DEFAULT_SAMPLE_LIMIT, type SampleTrial } from './trial-sample.ts';
 
 /** Everything the three renderers need, gathered in ONE streaming pass over trials.jsonl. */
 export interface RunData {
@@ -19,8 +19,8 @@ export interface RunData {
   synthetic: boolean;
   /** One per task × surface × provider/model. */
   outcomes: TaskOutcome[];
-  /** Bounded sample for the HTML trial browser. */
-  sample: { trials: BrowserTrial[]; total: number; limit: number };
+  /** Bounded sample for the HTML trial browser, each trial with the JSON text the page embeds. */
+  sample: { trials: SampleTrial[]; total: number; limit: number };
   totals: { trials: number; completed: number; passed: number; errored: number };
   /** Finish reasons, turns with no call, errors, usage, completeness (run-facts.ts). */
   facts: RunFacts;

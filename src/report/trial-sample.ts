@@ -116,6 +116,42 @@ function toBrowserVerdict(verdict: Verdict): BrowserTrial['verdicts'][number] {
 }
 
 /**
+ * A trial of the sample: its place in the page's order (surface, task,
+ * model, trial) and `json`, the text the page embeds for it,
+ * `JSON.stringify(toBrowserTrial(record))`.
+ */
+export interface SampleTrial {
+  surface: string;
+  task: string;
+  model: string;
+  trial: number;
+  json: string;
+}
+
+/**
+ * The trial as the sample keeps it: made into its JSON text at once, so the
+ * browser's object graph dies young (it lived through the trials' scavenges,
+ * ~2,200 of them at 10,000 trials, failures converted as they come) and the
+ * page only escapes and writes the text. Stringified at once, not written
+ * piece by piece from the record: a writer that quoted each string itself
+ * (JSON.stringify per string, ~50 a trial) took 63–83 ms for the 2,201
+ * problem trials of the 10k run against 39–41 ms for this (best of 15,
+ * compiled). In a 10k run's main-thread profile (one run each, loaded host)
+ * the sample's conversion + embedding took 72 + 119 ms as objects kept and
+ * stringified as the page was written, 93 + 7 ms with that writer, 60 + 9 ms
+ * stringified at once.
+ */
+function toSampleTrial(record: TrialRecord): SampleTrial {
+  return {
+    surface: record.surface,
+    task: record.task,
+    model: record.model,
+    trial: record.trial,
+    json: JSON.stringify(toBrowserTrial(record)),
+  };
+}
+
+/**
  * FNV-1a of provider, model, surface, task and trial number joined by NUL: a
  * stable pseudo-random priority, so the same run always yields the same
  * sample. Hashed piece by piece, not over the joined text, which was one
@@ -237,7 +273,7 @@ function boundedPool<T>(initialLimit: number, keep: (record: TrialRecord, place:
  * biased to whichever trials were written first.
  */
 export function createTrialSample(limit = DEFAULT_SAMPLE_LIMIT) {
-  const problems = boundedPool(limit, toBrowserTrial);
+  const problems = boundedPool(limit, toSampleTrial);
   // Passes are kept unconverted and converted only if they are shown: in most
   // runs the problems fill the cap and every pass is let go (at 10,000 trials
   // converting the passes that came and went was ~2/3 of the sample's cost).
@@ -267,7 +303,7 @@ export function createTrialSample(limit = DEFAULT_SAMPLE_LIMIT) {
     },
     /** The sample; `readLines` reads the lines at the places given with `add` (none needed when none were). */
     finish(readLines?: (places: readonly TrialLinePlace[]) => string[]): {
-      trials: BrowserTrial[];
+      trials: SampleTrial[];
       total: number;
       limit: number;
     } {
@@ -278,7 +314,7 @@ export function createTrialSample(limit = DEFAULT_SAMPLE_LIMIT) {
         const lines = places.length === 0 ? [] : readPlaces(readLines, places);
         let next = 0;
         for (const kept of shown)
-          chosen.push(toBrowserTrial(isPlace(kept) ? (JSON.parse(lines[next++]!) as TrialRecord) : kept));
+          chosen.push(toSampleTrial(isPlace(kept) ? (JSON.parse(lines[next++]!) as TrialRecord) : kept));
       }
       chosen.sort(
         (a, b) =>

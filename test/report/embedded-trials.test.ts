@@ -51,10 +51,11 @@ describe('the trial data embedded in report.html', () => {
   it('is the same text made as bytes (a small run) as made trial by trial (a large run), and jsonForScript of the sample', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ task: tricky, final_text: fc.option(tricky), trial: fc.nat() })), (trials) => {
-        const sample = { trials, total: trials.length + 3, limit: 50 } as unknown as RunData['sample'];
+        const sampled = trials.map((trial) => ({ ...trial, surface: 's', model: 'm', json: JSON.stringify(trial) }));
+        const sample = { trials: sampled, total: trials.length + 3, limit: 50 } as RunData['sample'];
         const whole = [...embeddedTrials(sample)].join('');
         expect(Buffer.concat(utf8Chunks(embeddedTrials(sample))).toString('utf8')).toBe(whole);
-        expect(whole).toBe(jsonForScript({ trials: sample.trials, total: sample.total, limit: sample.limit }));
+        expect(whole).toBe(jsonForScript({ trials, total: sample.total, limit: sample.limit }));
         expect(whole).not.toMatch(/[<>&\u2028\u2029]/);
         expect(JSON.parse(whole)).toEqual({ trials, total: sample.total, limit: 50 });
       }),

@@ -14,15 +14,15 @@ afterAll(async () => {
   await rm(workDir, { recursive: true, force: true });
 });
 
-/** The run's data with `planned` trials, its embedded trials noting in `made` when each is serialised. */
+/** The run's data with `planned` trials, its embedded trials noting in `made` when each is embedded. */
 function plannedData(data: RunData, planned: number, made: string[]): RunData {
   const trials = data.sample.trials.map((trial) => {
     const copy = { ...trial };
-    // Not enumerable: the page's JSON of the trial is unchanged.
-    Object.defineProperty(copy, 'toJSON', {
-      value: () => {
+    // The page reads each trial's JSON text as it embeds it.
+    Object.defineProperty(copy, 'json', {
+      get: () => {
         made.push(trial.task);
-        return trial;
+        return trial.json;
       },
     });
     return copy;

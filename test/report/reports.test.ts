@@ -203,7 +203,11 @@ describe('report.html', () => {
     // Vega numbers gradients and clip paths per process, so a second rendering of a chart differs; the rest must not.
     const withoutCharts = (text: string) => text.replace(/<svg\b[\s\S]*?<\/svg>/g, '<svg/>');
     expect(withoutCharts(html)).toBe(withoutCharts(await renderHtml(data)));
-    const embedded = jsonForScript({ trials: data.sample.trials, total: data.sample.total, limit: data.sample.limit });
+    const embedded = jsonForScript({
+      trials: data.sample.trials.map((trial) => JSON.parse(trial.json) as unknown),
+      total: data.sample.total,
+      limit: data.sample.limit,
+    });
     expect(html).toContain(`<script type="application/json" id="trial-data">${embedded}</script>`);
     expect(paths.html.endsWith('report.html')).toBe(true);
   });

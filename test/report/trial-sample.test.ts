@@ -2,7 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTrialSample } from '../../src/report/trial-sample.ts';
+import {
+  createTrialSample,
+  toBrowserTrial,
+  type BrowserTrial,
+  type SampleTrial,
+} from '../../src/report/trial-sample.ts';
 import type { TrialRecord } from '../../src/spec/index.ts';
 import { TrialAppender, readTrialLinesAt, type TrialLinePlace } from '../../src/run-folder/index.ts';
 import { fixtureTrials } from './fixture-run.ts';
@@ -41,6 +46,11 @@ function bruteForce(records: TrialRecord[], limit: number): string[] {
     .map((record) => `${record.model}/${record.surface}/${record.task}/${record.trial}`);
 }
 
+/** The outcome the page shows for a sampled trial. */
+function outcomeOf(trial: SampleTrial): BrowserTrial['outcome'] {
+  return (JSON.parse(trial.json) as BrowserTrial).outcome;
+}
+
 describe('createTrialSample', () => {
   const records = fixtureTrials({
     trials: 40,
@@ -58,6 +68,26 @@ describe('createTrialSample', () => {
     expect(trials.map((trial) => `${trial.model}/${trial.surface}/${trial.task}/${trial.trial}`)).toEqual(
       bruteForce(records, limit),
     );
+  });
+
+  it('keeps each shown trial as the JSON text of toBrowserTrial of its record, with its place in the order', () => {
+    const sample = createTrialSample(50);
+    for (const record of records) sample.add(record);
+    const byKey = new Map(
+      records.map((record) => [`${record.model}/${record.surface}/${record.task}/${record.trial}`, record]),
+    );
+    const { trials } = sample.finish();
+    expect(trials).toHaveLength(50);
+    for (const trial of trials) {
+      const record = byKey.get(`${trial.model}/${trial.surface}/${trial.task}/${trial.trial}`)!;
+      expect(trial).toEqual({
+        surface: record.surface,
+        task: record.task,
+        model: record.model,
+        trial: record.trial,
+        json: JSON.stringify(toBrowserTrial(record)),
+      });
+    }
   });
 
   it('does not depend on the order trials arrive in (a run finishes them in any order)', () => {
@@ -89,7 +119,7 @@ describe('createTrialSample', () => {
       appender.close();
       const asked: TrialLinePlace[][] = [];
       const shown = fromRecords.finish();
-      expect(shown.trials.some((trial) => trial.outcome === 'pass')).toBe(true);
+      expect(shown.trials.some((trial) => outcomeOf(trial) === 'pass')).toBe(true);
       expect(
         fromPlaces.finish((places) => {
           asked.push([...places]);
@@ -98,7 +128,7 @@ describe('createTrialSample', () => {
       ).toEqual(shown);
       // Read once, only the passes shown.
       expect(asked).toHaveLength(1);
-      expect(asked[0]).toHaveLength(shown.trials.filter((trial) => trial.outcome === 'pass').length);
+      expect(asked[0]).toHaveLength(shown.trials.filter((trial) => outcomeOf(trial) === 'pass').length);
     },
   );
 
@@ -113,7 +143,7 @@ describe('createTrialSample', () => {
       reads += 1;
       return [];
     });
-    expect(trials.every((trial) => trial.outcome !== 'pass')).toBe(true);
+    expect(trials.every((trial) => outcomeOf(trial) !== 'pass')).toBe(true);
     expect(reads).toBe(0);
   });
 });

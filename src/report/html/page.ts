@@ -256,9 +256,10 @@ export function pageText(chunks: Iterable<PageChunk>): string {
 }
 
 /**
- * `{"trials":[…],"total":…,"limit":…}`, JSON.stringify of it escaped by `escapeJsonForScript`,
- * one trial at a time: the embedded sample is most of a large run's page
- * (~10 MB), and made as one string it would be copied several times over.
+ * `{"trials":[…],"total":…,"limit":…}` (each trial's JSON text made as it
+ * was sampled: trial-sample.ts), escaped by `escapeJsonForScript`, one trial
+ * at a time: the embedded sample is most of a large run's page (~10 MB),
+ * and made as one string it would be copied several times over.
  * The comma between two trials is a piece of its own: joined to the
  * trial's JSON (~2.3 KB, a flat string) it made a pair that the UTF-8
  * encoder copied into one more flat string first (utf8-chunks.ts) — ~4.5 MB
@@ -268,7 +269,7 @@ export function* embeddedTrials(sample: RunData['sample']): Generator<string> {
   yield '{"trials":[';
   for (let index = 0; index < sample.trials.length; index += 1) {
     if (index > 0) yield ',';
-    yield escapeJsonForScript(JSON.stringify(sample.trials[index]));
+    yield escapeJsonForScript(sample.trials[index]!.json);
   }
   yield escapeJsonForScript(`],"total":${JSON.stringify(sample.total)},"limit":${JSON.stringify(sample.limit)}}`);
 }
