@@ -1,6 +1,7 @@
 import type { TrialRecord, Verdict } from '../spec/index.ts';
 import type { TrialLinePlace } from '../run-folder/index.ts';
 import { trialOutcome, type TaskKeyFields, type TrialOutcome } from './task-outcomes.ts';
+import { escapeJsonForScript } from './html/escape.ts';
 
 /** How many trials the HTML trial browser embeds at most (the page says when it is a sample). */
 export const DEFAULT_SAMPLE_LIMIT = 2_000;
@@ -117,29 +118,35 @@ function toBrowserVerdict(verdict: Verdict): BrowserTrial['verdicts'][number] {
 
 /**
  * A trial of the sample: its place in the page's order (surface, task,
- * model, trial) and `json`, the text the page embeds for it,
- * `JSON.stringify(toBrowserTrial(record))`.
+ * model, trial) and `bytes`, what the page embeds for it: the UTF-8 of
+ * `escapeJsonForScript(JSON.stringify(toBrowserTrial(record)))`.
  */
 export interface SampleTrial {
   surface: string;
   task: string;
   model: string;
   trial: number;
-  json: string;
+  bytes: Uint8Array;
 }
+
+const utf8 = new TextEncoder();
 
 /**
  * The trial as the sample keeps it: made into its JSON text at once, so the
  * browser's object graph dies young (it lived through the trials' scavenges,
- * ~2,200 of them at 10,000 trials, failures converted as they come) and the
- * page only escapes and writes the text. Stringified at once, not written
- * piece by piece from the record: a writer that quoted each string itself
- * (JSON.stringify per string, ~50 a trial) took 63–83 ms for the 2,201
- * problem trials of the 10k run against 39–41 ms for this (best of 15,
- * compiled). In a 10k run's main-thread profile (one run each, loaded host)
- * the sample's conversion + embedding took 72 + 119 ms as objects kept and
- * stringified as the page was written, 93 + 7 ms with that writer, 60 + 9 ms
- * stringified at once.
+ * ~2,200 of them at 10,000 trials, failures converted as they come), then
+ * escaped and encoded at once, so the page only copies bytes. Stringified at
+ * once, not written piece by piece from the record: a writer that quoted
+ * each string itself (JSON.stringify per string, ~50 a trial) took 63–83 ms
+ * for the 2,201 problem trials of the 10k run against 39–41 ms for this
+ * (best of 15, compiled). In a 10k run's main-thread profile (one run each,
+ * loaded host) the sample's conversion + embedding took 72 + 119 ms as
+ * objects kept and stringified as the page was written, 93 + 7 ms with that
+ * writer, 60 + 9 ms stringified at once. Kept as text, the page encoded it
+ * again into fresh 1 MiB buffers during the reports (~34 ms profiled); as
+ * bytes (TextEncoder: one buffer of the exact size, off the JS heap, so a
+ * scavenge copies only its handle) the 10k run encodes ~2,190 trials for the
+ * 2,000 it keeps, ~2 ms of the trials, and the page's writer copies them.
  */
 function toSampleTrial(record: TrialRecord): SampleTrial {
   return {
@@ -147,7 +154,7 @@ function toSampleTrial(record: TrialRecord): SampleTrial {
     task: record.task,
     model: record.model,
     trial: record.trial,
-    json: JSON.stringify(toBrowserTrial(record)),
+    bytes: utf8.encode(escapeJsonForScript(JSON.stringify(toBrowserTrial(record)))),
   };
 }
 

@@ -204,7 +204,7 @@ describe('report.html', () => {
     const withoutCharts = (text: string) => text.replace(/<svg\b[\s\S]*?<\/svg>/g, '<svg/>');
     expect(withoutCharts(html)).toBe(withoutCharts(await renderHtml(data)));
     const embedded = jsonForScript({
-      trials: data.sample.trials.map((trial) => JSON.parse(trial.json) as unknown),
+      trials: data.sample.trials.map((trial) => JSON.parse(Buffer.from(trial.bytes).toString('utf8')) as unknown),
       total: data.sample.total,
       limit: data.sample.limit,
     });

@@ -11,6 +11,7 @@ import {
 import type { TrialRecord } from '../../src/spec/index.ts';
 import { TrialAppender, readTrialLinesAt, type TrialLinePlace } from '../../src/run-folder/index.ts';
 import { fixtureTrials } from './fixture-run.ts';
+import { jsonForScript } from './json-for-script.ts';
 
 /** FNV-1a over the trial's identity: the sampler's documented priority, computed here on its own. */
 function fnv(record: TrialRecord): number {
@@ -48,7 +49,7 @@ function bruteForce(records: TrialRecord[], limit: number): string[] {
 
 /** The outcome the page shows for a sampled trial. */
 function outcomeOf(trial: SampleTrial): BrowserTrial['outcome'] {
-  return (JSON.parse(trial.json) as BrowserTrial).outcome;
+  return (JSON.parse(Buffer.from(trial.bytes).toString('utf8')) as BrowserTrial).outcome;
 }
 
 describe('createTrialSample', () => {
@@ -85,7 +86,7 @@ describe('createTrialSample', () => {
         task: record.task,
         model: record.model,
         trial: record.trial,
-        json: JSON.stringify(toBrowserTrial(record)),
+        bytes: new TextEncoder().encode(jsonForScript(toBrowserTrial(record))),
       });
     }
   });

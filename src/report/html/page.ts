@@ -28,7 +28,6 @@ import { escapeJsonForScript, htmlEscape as h } from './escape.ts';
 import { factsBody, incompleteBanner } from './facts.ts';
 import { renderChartsHere } from './chart-worker.ts';
 import { REPORT_CSS } from './style.ts';
-import { utf8Chunks } from './utf8-chunks.ts';
 import { isSmallRun } from '../../spec/run-size.ts';
 import { RETRIEVAL_HEADER, RETRIEVAL_NOTE, retrievalGroups, retrievalRow } from '../retrieval-rows.ts';
 
@@ -256,20 +255,17 @@ export function pageText(chunks: Iterable<PageChunk>): string {
 }
 
 /**
- * `{"trials":[…],"total":…,"limit":…}` (each trial's JSON text made as it
- * was sampled: trial-sample.ts), escaped by `escapeJsonForScript`, one trial
- * at a time: the embedded sample is most of a large run's page (~10 MB),
- * and made as one string it would be copied several times over.
- * The comma between two trials is a piece of its own: joined to the
- * trial's JSON (~2.3 KB, a flat string) it made a pair that the UTF-8
- * encoder copied into one more flat string first (utf8-chunks.ts) — ~4.5 MB
- * copied, and as much garbage for the scavenges, at 10,000 trials.
+ * `{"trials":[…],"total":…,"limit":…}`, escaped for the script element: each
+ * trial's bytes as the sample kept them (escaped and encoded as it was
+ * sampled: trial-sample.ts), not copied here, the text around them as text.
+ * The embedded sample is most of a large run's page (~10 MB), never made as
+ * one string; the writer copies the bytes into its batch (run-folder/files.ts).
  */
-export function* embeddedTrials(sample: RunData['sample']): Generator<string> {
+export function* embeddedTrials(sample: RunData['sample']): Generator<PageChunk> {
   yield '{"trials":[';
   for (let index = 0; index < sample.trials.length; index += 1) {
     if (index > 0) yield ',';
-    yield escapeJsonForScript(sample.trials[index]!.json);
+    yield sample.trials[index]!.bytes;
   }
   yield escapeJsonForScript(`],"total":${JSON.stringify(sample.total)},"limit":${JSON.stringify(sample.limit)}}`);
 }
@@ -303,15 +299,11 @@ export async function renderHtmlChunks(data: RunData, charts?: Promise<string[]>
   const several = modelLabels(summary, manifest).length > 1;
   // A small run's page (src/spec/run-size.ts), all but its charts, is made
   // before they are awaited: they are drawn on another thread
-  // (chart-worker.ts), and the page waited for them with this thread idle,
-  // then made the rest, its embedded trials most of it. A large run's is
-  // made after: it would sit in memory on top of the worker's drawing, the
-  // peak of such a run (bench figure 1c). The embedded trials are made as
-  // UTF-8 bytes then (utf8-chunks.ts): made as text, they were encoded, with
-  // the page's head, as the page was written after its charts came back.
-  const beforeCharts = isSmallRun(manifest.planned);
-  let tables = beforeCharts ? pageTables(data) : null;
-  const trials = beforeCharts ? utf8Chunks(embeddedTrials(data.sample)) : null;
+  // (chart-worker.ts), and the page waited for them with this thread idle.
+  // A large run's is made after: it would sit in memory on top of the
+  // worker's drawing, the peak of such a run (bench figure 1c). The embedded
+  // trials, most of a page, are bytes already (trial-sample.ts).
+  let tables = isSmallRun(manifest.planned) ? pageTables(data) : null;
   const drawn = await (charts ?? renderChartsHere(htmlChartSpecs(data)));
   tables ??= pageTables(data);
   const [tokens, bars, curves, flipped, ...rest] = drawn;
@@ -372,11 +364,10 @@ ${card('trials', 'Trial browser', '', tables.browser)}
 </body></html>
 `;
   // The embedded trials (most of a page: ~4 MB at 10,000 trials, ~12 MB at
-  // 100,000 trials of 50 tasks): a large run's are made one by one as the
-  // page is written, once the charts are back and their worker has ended.
+  // 100,000 trials of 50 tasks): the sample's bytes, yielded as they are.
   return (function* () {
     yield head;
-    yield* trials ?? embeddedTrials(data.sample);
+    yield* embeddedTrials(data.sample);
     yield tail;
   })();
 }
