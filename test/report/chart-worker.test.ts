@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderChartsHere, startChartWorker, type ChartRenderer } from '../../src/report/html/chart-worker.ts';
 import { htmlChartSpecs } from '../../src/report/html/page.ts';
-import { renderChart, warmUpCharts } from '../../src/report/html/render-chart.ts';
-import { warmUpChartSpecs } from '../../src/report/html/warm-up-specs.ts';
+import { compiledCharts, renderChart, warmUpCharts } from '../../src/report/html/render-chart.ts';
+import { runShapedChartSpecs, warmUpChartSpecs } from '../../src/report/html/warm-up-specs.ts';
 import { collectRun, writeReports } from '../../src/report/index.ts';
 import { GateConfig } from '../../src/spec/index.ts';
 import { writeFixtureRun } from './fixture-run.ts';
@@ -46,12 +46,45 @@ describe('the chart worker', () => {
   });
 
   it('stops warming up once the page is asked for, and a warm-up chart that fails is skipped', async () => {
-    const drawn: number[] = [];
+    const asked: number[] = [];
     const broken = { data: { values: [] }, mark: 'no-such-mark' } as never;
     const specs = [broken, ...warmUpChartSpecs(2)];
-    await warmUpCharts(specs, () => (drawn.push(drawn.length), drawn.length > 2));
-    // Asked before each chart: the broken one and the first made-up one were drawn, then it stopped.
-    expect(drawn).toEqual([0, 1, 2]);
+    await warmUpCharts(specs, (drawn) => (asked.push(drawn), drawn >= 2));
+    // Asked before each chart and between its stages (the broken one fails in its first): two drawn, then it stopped.
+    expect(asked).toEqual([0, 1, 1, 1, 2]);
+  });
+
+  it('stops in the middle of a chart, and sees messages that came while it drew', async () => {
+    const specs = warmUpChartSpecs(2);
+    let stopped = false;
+    setImmediate(() => (stopped = true));
+    const asked: number[] = [];
+    await warmUpCharts(specs, (drawn) => (asked.push(drawn), stopped));
+    // The first check comes after a turn of the event loop: the immediate above has run.
+    expect(asked).toEqual([0]);
+    let checks = 0;
+    await warmUpCharts(specs, () => ++checks > 2);
+    // Stopped between the first chart's stages (before its view is drawn), and the chart drawn next is as fresh.
+    expect(checks).toBe(3);
+    const dir = join(workDir, 'stopped');
+    await writeFixtureRun(dir, { trials: 3 });
+    const page = htmlChartSpecs(await collectRun(dir));
+    expect(await renderChartsHere(page)).toEqual(await startChartWorker().render(page));
+  });
+
+  it("reuses the compilation of the warm-up's charts of the run's shape, and draws the same bytes", async () => {
+    const dir = join(workDir, 'shaped');
+    await writeFixtureRun(dir, { trials: 3 });
+    const data = await collectRun(dir);
+    const specs = htmlChartSpecs(data);
+    const fresh = await startChartWorker().render(specs);
+    const charts = compiledCharts();
+    await warmUpCharts(runShapedChartSpecs(data.manifest), () => false, charts);
+    expect(charts.size).toBe(3);
+    const drawn = await Promise.all(specs.map((spec) => (spec ? renderChart(spec, charts) : '')));
+    expect(drawn).toEqual(fresh);
+    // Metric bars, success against tokens and pass curves were compiled already; only the others were added.
+    expect(charts.size).toBe(3 + specs.filter(Boolean).length - 3);
   });
 
   it('draws the page as a fresh worker does when started with charts to warm up on', async () => {

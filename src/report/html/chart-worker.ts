@@ -51,26 +51,21 @@ const { parentPort, workerData } = require('node:worker_threads');
 // the reports' main thread formats numbers next, and finds them loaded.
 (0).toLocaleString('en-US');
 let asked = false;
+// The warm-up's compilations to Vega, which the page's charts of the same shapes reuse (render-chart.ts).
+let compiled;
 const loaded = (async () => {
   // Vega first, through node's own loader: once tsx is registered every module would go through its hooks too.
   await Promise.all(workerData.modules.map((url) => import(url)));
   if (workerData.tsx) (await import(workerData.tsx)).register();
   const renderer = await import(workerData.renderer);
-  // Until the page's charts are asked for (they are drawn after the chart in
-  // hand), or the cores turn out to be crowded: the trials need the second
-  // core then (core-room.ts). The first chart is always drawn: the crowding
-  // is judged only from the time the thread spent on it.
+  compiled = renderer.compiledCharts();
+  // Until the page's charts are asked for (they are drawn after the stage of
+  // the chart in hand: render-chart.ts), or the cores turn out to be crowded:
+  // the trials need the second core then (core-room.ts). The first chart is
+  // always drawn: the crowding is judged only from the time the thread spent on it.
   if (workerData.warmUp) {
     const crowded = renderer.crowdedSince();
-    let first = true;
-    await renderer.warmUpCharts(workerData.warmUp, () => {
-      if (asked) return true;
-      if (first) {
-        first = false;
-        return false;
-      }
-      return crowded();
-    });
+    await renderer.warmUpCharts(workerData.warmUp, (drawn) => asked || (drawn > 0 && crowded()), compiled);
   }
   return renderer;
 })();
@@ -81,7 +76,7 @@ parentPort.once('message', async (specs) => {
   try {
     const { renderChart } = await loaded;
     const charts = [];
-    for (const spec of specs) charts.push(spec ? await renderChart(spec) : '');
+    for (const spec of specs) charts.push(spec ? await renderChart(spec, compiled) : '');
     parentPort.postMessage({ charts });
   } catch (error) {
     parentPort.postMessage({ error: String((error && error.message) || error) });

@@ -70,19 +70,78 @@ function mergeConfig(base: Record<string, unknown>, override: Record<string, unk
 }
 
 /**
+ * Vega-Lite's compilations of the charts drawn in a thread, by their spec
+ * without its data (`compiledFor`). On a 10,000-trial run's page, compiling
+ * to Vega was ~25–35 % of the drawing the reports waited for (warm code:
+ * ~45–105 ms of ~150–300 ms on a busy host); its chart worker warms up on
+ * the run's own chart shapes (warm-up-specs.ts, `runShapedChartSpecs`), so
+ * the page's charts, made of the same shapes with other numbers, skip it.
+ */
+export type CompiledCharts = Map<string, { vega: object; values: number }>;
+
+/** An empty `CompiledCharts`, for a thread that draws charts alike. */
+export function compiledCharts(): CompiledCharts {
+  return new Map();
+}
+
+type VegaSpec = { data?: { values?: unknown }[] };
+
+/**
+ * `spec` compiled to Vega. Vega-Lite never reads inline data: it passes the
+ * spec's `data.values` array itself into one of the Vega data sets, so a
+ * compilation is kept (a copy, with which data set it was) only when that is
+ * found, and reused for a spec alike but for those values, with them put there.
+ */
+function compiledFor(
+  spec: TopLevelSpec,
+  compile: (spec: TopLevelSpec) => object,
+  charts: CompiledCharts | undefined,
+): object {
+  const values = (spec as { data?: { values?: unknown } }).data?.values;
+  if (!charts || !Array.isArray(values)) return compile(spec);
+  const key = JSON.stringify({ ...spec, data: { ...spec.data, values: null } });
+  const kept = charts.get(key);
+  if (kept) {
+    const vega = structuredClone(kept.vega) as VegaSpec;
+    vega.data![kept.values]!.values = values;
+    return vega;
+  }
+  const vega = compile(spec) as VegaSpec;
+  const index = vega.data?.findIndex((data) => data.values === values) ?? -1;
+  if (index >= 0) charts.set(key, { vega: structuredClone(vega), values: index });
+  return vega;
+}
+
+/**
  * Compiles a Vega-Lite spec to Vega and renders it to an SVG string at build
  * time (headless view, no canvas), so the page needs no script or network to
  * show charts. Vega is ESM-only; it is imported lazily so loading this module
- * costs nothing until a chart is drawn.
+ * costs nothing until a chart is drawn. `charts`: compilations to reuse and keep.
  */
-export async function renderChart(spec: TopLevelSpec): Promise<string> {
+export async function renderChart(spec: TopLevelSpec, charts?: CompiledCharts): Promise<string> {
+  return (await drawChart(spec, charts))!;
+}
+
+/**
+ * `renderChart`, which with `proceed` asks it between its stages (compiled
+ * to Vega, parsed into a view, drawn) and gives up when it says no: null.
+ */
+async function drawChart(
+  spec: TopLevelSpec,
+  charts?: CompiledCharts,
+  proceed?: () => Promise<boolean>,
+): Promise<string | null> {
   const [vega, vegaLite] = await Promise.all([import('vega'), import('vega-lite')]);
-  const compiled = vegaLite.compile(
-    { ...spec, config: mergeConfig(CHART_CONFIG, (spec.config ?? {}) as Record<string, unknown>) } as TopLevelSpec,
-    { logger: SILENT_LOGGER },
-  ).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none', logLevel: vega.None });
+  const compile = (chart: TopLevelSpec) =>
+    vegaLite.compile(
+      { ...chart, config: mergeConfig(CHART_CONFIG, (chart.config ?? {}) as Record<string, unknown>) } as TopLevelSpec,
+      { logger: SILENT_LOGGER },
+    ).spec;
+  const compiled = compiledFor(spec, compile, charts);
+  if (proceed && !(await proceed())) return null;
+  const view = new vega.View(vega.parse(compiled as never), { renderer: 'none', logLevel: vega.None });
   try {
+    if (proceed && !(await proceed())) return null;
     const svg = await view.toSVG();
     // The XML namespace declarations are identifiers, not loads; leave them.
     return svg.replace('<svg ', '<svg role="img" ');
@@ -91,21 +150,43 @@ export async function renderChart(spec: TopLevelSpec): Promise<string> {
   }
 }
 
+/** The next turn of the event loop: the messages that came meanwhile are handled first. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * Draw `specs` and forget them, until `stop()` says the real page is
- * waiting: a chart worker started early (chart-worker.ts) does this while
- * the trials run, so V8 has compiled and optimised Vega's code before the
- * page's charts come (a cold first page took ~1.5–2× as long as a warm one).
- * A spec that fails is skipped: warming up never fails the reports. Vega
- * numbers the clip paths and gradients of its SVGs with counters of its
- * own, so they are reset afterwards: the page's charts are the same bytes
- * as a fresh thread draws.
+ * Draw `specs` and forget them, until `stop(drawn)` says the real page is
+ * waiting (`drawn`: the warm-up's charts drawn so far): a chart worker
+ * started early (chart-worker.ts) does this while the trials run, so V8 has
+ * compiled and optimised Vega's code before the page's charts come (a cold
+ * first page took ~1.5–2× as long as a warm one). A spec that fails is
+ * skipped: warming up never fails the reports. Vega numbers the clip paths
+ * and gradients of its SVGs with counters of its own, so they are reset
+ * afterwards: the page's charts are the same bytes as a fresh thread draws.
+ *
+ * `stop` is asked before each chart and between its three stages, each
+ * time after a turn of the event loop. Drawing is promises only: without
+ * those turns the worker's message handler (the page's specs) ran only once
+ * the whole warm-up had ended (~0.8–1.0 s of charts, on a 10,000-trial run
+ * still under way as its summary was made), and the page then waited for
+ * the rest of it; now it waits at most for one stage of one chart.
+ * `charts`: where their compilations are kept, for the page's charts alike.
  */
-export async function warmUpCharts(specs: readonly TopLevelSpec[], stop: () => boolean): Promise<void> {
+export async function warmUpCharts(
+  specs: readonly TopLevelSpec[],
+  stop: (drawn: number) => boolean,
+  charts?: CompiledCharts,
+): Promise<void> {
+  let drawn = 0;
+  const proceed = async () => {
+    await nextTurn();
+    return !stop(drawn);
+  };
   try {
     for (const spec of specs) {
-      if (stop()) return;
-      await renderChart(spec).catch(() => {});
+      if (!(await proceed())) return;
+      const svg = await drawChart(spec, charts, proceed).catch(() => '');
+      if (svg === null) return;
+      drawn += 1;
     }
   } finally {
     (await import('vega')).resetSVGDefIds();

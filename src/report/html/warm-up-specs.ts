@@ -1,15 +1,21 @@
 import type { TopLevelSpec } from 'vega-lite';
-import type { Rate, Summary, SummaryGroup } from '../../spec/index.ts';
+import type { Manifest, Rate, Summary, SummaryGroup } from '../../spec/index.ts';
 import { confusionSpec, metricBarsSpec, passCurvesSpec, successVersusTokensSpec } from './charts.ts';
 
 const rate = (value: number): Rate => ({ value, n: 20, ci95: [value * 0.8, Math.min(1, value * 1.1)] });
 const none = { count: 0, n: 20 };
 const flat = { mean: 1, p50: 1, p95: 1, total: 20, n: 20 };
 
-function group(surface: string, split: 'train' | 'heldout', value: number): SummaryGroup {
+function group(
+  surface: string,
+  split: 'train' | 'heldout',
+  value: number,
+  provider = { provider: 'warm-up', model: 'warm-up' },
+  k = 2,
+): SummaryGroup {
   return {
-    provider: 'warm-up',
-    model: 'warm-up',
+    provider: provider.provider,
+    model: provider.model,
     surface,
     split,
     kind: 'all',
@@ -21,8 +27,8 @@ function group(surface: string, split: 'train' | 'heldout', value: number): Summ
     unsafe_side_effects: none,
     recovery_rate: rate(value),
     unnecessary_calls: none,
-    pass_at_k: [value, value],
-    pass_hat_k: [value, value * value],
+    pass_at_k: Array.from({ length: k }, () => value),
+    pass_hat_k: Array.from({ length: k }, (_, index) => value ** (index + 1)),
     flip_rate: rate(0.1),
     schema_tokens: Math.round(100 + 100 * value),
     schema_bytes: 400,
@@ -76,4 +82,20 @@ export function warmUpChartSpecs(count = 4): TopLevelSpec[] {
     () => confusionSpec(cells),
   ];
   return specs.slice(0, count).map((spec) => spec());
+}
+
+/**
+ * The charts of a run's page that have its shape (its providers, surfaces
+ * and trials per task: metric bars, success against tokens, pass curves),
+ * drawn with made-up numbers: the page's own charts differ from them only in
+ * their data, and reuse their compilation to Vega (render-chart.ts,
+ * `CompiledCharts`). A run whose summary has other shapes (a surface
+ * without tasks, say) compiles those charts anew.
+ */
+export function runShapedChartSpecs(manifest: Pick<Manifest, 'providers' | 'surfaces' | 'trials'>): TopLevelSpec[] {
+  const groups = manifest.providers.flatMap((provider) =>
+    manifest.surfaces.map((surface) => group(surface.id, 'train', 0.5, provider, manifest.trials)),
+  );
+  const summary: Summary = { v: 1, run_id: 'warm-up', synthetic: false, groups, confusion: [] };
+  return [metricBarsSpec(summary), successVersusTokensSpec(summary), passCurvesSpec(summary)];
 }
