@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('..', import.meta.url);
@@ -45,13 +46,19 @@ await writeCommanderBundle(
   fileURLToPath(new URL(`dist/${COMMANDER_BUNDLE_IN_DIST}`, root)),
 );
 // zod as one file too, used only while it is the installed version: scripts/zod-bundle.js.
-const { writeZodBundle, zodFromModule } = await import(new URL('scripts/zod-bundle.js', root).href);
+const { writeZodBundle, zodFromModule, ZOD_SCRIPT, ZOD_CODE_CACHE } = await import(
+  new URL('scripts/zod-bundle.js', root).href
+);
 const { ZOD_BUNDLE_IN_DIST, ZOD_VERSION_IN_DIST } = await import(new URL('dist/src/spec/zod-module.js', root).href);
+const zodModule = new URL(`dist/${ZOD_BUNDLE_IN_DIST}`, root);
+// The script's runner, tsc's output of src/spec/cached-script.ts (no state of toolmark's: not bundled).
+const scriptLoader = new URL('dist/src/spec/cached-script.js', root);
 await writeZodBundle(
   esbuild,
   fileURLToPath(new URL('.', root)),
-  fileURLToPath(new URL(`dist/${ZOD_BUNDLE_IN_DIST}`, root)),
+  fileURLToPath(zodModule),
   fileURLToPath(new URL(`dist/${ZOD_VERSION_IN_DIST}`, root)),
+  relative(dirname(fileURLToPath(zodModule)), fileURLToPath(scriptLoader)),
 );
 await esbuild.build({
   absWorkingDir: fileURLToPath(new URL('.', root)),
@@ -70,6 +77,18 @@ await esbuild.build({
   packages: 'external',
   plugins: [commanderFromBundle(), zodFromModule(fileURLToPath(new URL('.', root)))],
   logLevel: 'warning',
+});
+
+// zod's V8 code cache (scripts/code-cache.js, src/spec/cached-script.ts), made once the
+// public API's bundle exists: its schemas, built at import, compile the zod functions
+// they call into the cache too.
+const { writeCodeCache } = await import(new URL('scripts/code-cache.js', root).href);
+writeCodeCache({
+  loaderUrl: scriptLoader,
+  moduleUrl: zodModule,
+  warmUrl: new URL('dist/src/index.js', root),
+  scriptUrl: new URL(ZOD_SCRIPT, zodModule),
+  cacheUrl: new URL(ZOD_CODE_CACHE, zodModule),
 });
 
 // The chart worker's renderer (src/report/html/chart-worker.ts imports it by

@@ -72,6 +72,9 @@ export async function main(argv: string[]): Promise<number> {
   // asked for now, so node reads their files while this thread makes the command; the action
   // awaits the same module (./commands/run.ts). A failure is the action's to report, if it runs.
   if (counter) import('./commands/run-action.ts').catch(() => {});
+  // zod before the heap policy's flag: compiled, it is compiled from the code cache the build made
+  // under V8's default flags (src/spec/cached-script.ts), which V8 rejects once a flag is changed.
+  if (counter) await import('../spec/zod-module.ts');
   // The one place the process's heap policy is set (library code never does).
   if (chosen !== undefined && STREAMING.has(chosen)) (await import('./heap-policy.ts')).limitHeapGrowth();
   const names = chosen && COMMANDS[chosen] ? [chosen] : Object.keys(COMMANDS);

@@ -21,7 +21,8 @@ const root = join(import.meta.dirname, '..', '..');
 
 async function bundled(): Promise<{ zod: typeof installed; version: string }> {
   const folder = mkdtempSync(join(tmpdir(), 'toolmark-zod-'));
-  await writeZodBundle(esbuild, root, join(folder, 'zod.js'), join(folder, 'zod.json'));
+  const loader = pathToFileURL(join(root, 'src', 'spec', 'cached-script.ts')).href;
+  await writeZodBundle(esbuild, root, join(folder, 'zod.js'), join(folder, 'zod.json'), loader);
   const { version } = JSON.parse(readFileSync(join(folder, 'zod.json'), 'utf8')) as { version: string };
   return { zod: (await import(pathToFileURL(join(folder, 'zod.js')).href)) as typeof installed, version };
 }
