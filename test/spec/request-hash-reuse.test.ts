@@ -144,6 +144,29 @@ describe('request hash reuse (pre-flight, then turn 0)', () => {
     expect(requestHash(turn2)).toBe(expected(turn2));
   });
 
+  it('requests of every length, in any order, and alternating models, systems and tool choices hash to the defined value', () => {
+    // Short and long requests (either side of a few kilobytes), a short one right after a long one, and
+    // the fields between the messages and the tools changing back and forth.
+    const sizes = [10, 1_300, 1_400, 3_000, 5, 20_000, 1_340, 0];
+    const parts: Partial<ModelRequest>[] = [
+      {},
+      { model: 'other' },
+      { system: 'Be brief.' },
+      { model: 'ünï' },
+      { tool_choice: 'required', system: 'Be brief.' },
+      { tool_search: { type: 'tool_search' } as unknown as ModelRequest['tool_search'] },
+    ];
+    for (const [at, size] of sizes.entries()) {
+      for (const [index, overrides] of parts.entries()) {
+        const messages = initialMessages({
+          messages: [{ role: 'user', content: `${at}.${index} ${'y'.repeat(size)}` }],
+        });
+        const built = request({ messages, ...overrides });
+        expect(requestHash(built)).toBe(expected(built));
+      }
+    }
+  });
+
   it("initialMessages gives a new array of the task's shared messages each time", () => {
     const one = initialMessages(task);
     const two = initialMessages(task);
