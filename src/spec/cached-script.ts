@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +30,8 @@ type Wrapper = (exports: object, require: NodeJS.Require, module: { exports: obj
 /** Run the script at `scriptUrl` (its cache at `cacheUrl`) and return its `module.exports`. */
 export function runCachedScript(scriptUrl: URL, cacheUrl: URL): Record<string, unknown> {
   const bytes = readFileSync(scriptUrl);
-  const digest = hash('sha256', bytes, 'buffer');
+  // createHash, not crypto.hash: that is node ≥ 20.12, and toolmark runs on any node 20.
+  const digest = createHash('sha256').update(bytes).digest();
   const script = new Script(bytes.toString('utf8'), {
     filename: fileURLToPath(scriptUrl),
     cachedData: cacheFor(digest, cacheUrl),
