@@ -67,15 +67,30 @@ function reachesOutside(dir: string): boolean {
   return inside.startsWith('..') || isAbsolute(inside);
 }
 
+/**
+ * Each named file's record of a digest to `take`: its path and length, then
+ * its bytes. One place for it: a domain's digest and the digest of each of
+ * its files are compared with ones made by `digestFiles` (src/run/grading-inputs.ts).
+ * False when a file cannot be read.
+ */
+function eachFileRecord(
+  root: string,
+  files: readonly string[],
+  take: (file: string, head: string, bytes: Uint8Array) => void,
+): boolean {
+  try {
+    for (const file of files)
+      withFileBytes(join(root, file), (bytes) => take(file, `${file}\0${bytes.length}\0`, bytes));
+  } catch {
+    return false;
+  }
+  return true;
+}
+
 /** `sha256:<hex>` of the named files' paths and bytes, or null when one cannot be read. */
 export function digestFiles(root: string, files: readonly string[]): string | null {
   const hash = createHash('sha256');
-  try {
-    for (const file of files)
-      withFileBytes(join(root, file), (bytes) => hash.update(`${file}\0${bytes.length}\0`).update(bytes));
-  } catch {
-    return null;
-  }
+  if (!eachFileRecord(root, files, (_file, head, bytes) => hash.update(head).update(bytes))) return null;
   return `sha256:${hash.digest('hex')}`;
 }
 
@@ -107,16 +122,11 @@ export function domainInputDigest(root: string, name: string): string | null {
   if (names === null) return null;
   const whole = createHash('sha256');
   const files: Record<string, string> = {};
-  try {
-    for (const file of names)
-      withFileBytes(join(root, file), (bytes) => {
-        const head = `${file}\0${bytes.length}\0`;
-        whole.update(head).update(bytes);
-        files[file] = `sha256:${createHash('sha256').update(head).update(bytes).digest('hex')}`;
-      });
-  } catch {
-    return null;
-  }
+  const read = eachFileRecord(root, names, (file, head, bytes) => {
+    whole.update(head).update(bytes);
+    files[file] = `sha256:${createHash('sha256').update(head).update(bytes).digest('hex')}`;
+  });
+  if (!read) return null;
   const digest = `sha256:${whole.digest('hex')}`;
   lastDigests.set(`${root}\0${name}`, { digest, files });
   return digest;

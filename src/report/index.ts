@@ -20,7 +20,7 @@ export { renderJunit, xmlEscape } from './junit.ts';
 export { pageText, renderHtml, renderHtmlChunks, type PageChunk } from './html/page.ts';
 export { drawAhead, startChartWorker, type ChartRenderer, type ChartWorker } from './html/chart-worker.ts';
 export { htmlChartSpecs } from './html/page.ts';
-export { runShapedChartSpecs, warmUpChartSpecs } from './html/warm-up-specs.ts';
+export { runShapedChartSpecs, warmUpChartSpecs, warmUpTailSpecs } from './html/warm-up-specs.ts';
 export { DEFAULT_SAMPLE_LIMIT } from './trial-sample.ts';
 export { sweepCaption, sweepRows, sweepTable, type SweepRow } from './sweep.ts';
 

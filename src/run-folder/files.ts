@@ -111,26 +111,23 @@ function writeChunks(fd: number, chunks: Iterable<FileChunk>): void {
   const batch = Buffer.allocUnsafe(WRITE_BATCH);
   let used = 0;
   for (const chunk of chunks) {
-    // A UTF-16 code unit is at most 3 bytes of UTF-8 (a surrogate pair, two units, 4).
-    if (typeof chunk === 'string' && chunk.length * 3 <= batch.length - used) {
-      used += batch.write(chunk, used, 'utf8');
-      continue;
+    const text = typeof chunk === 'string';
+    // The most it takes of the batch (a UTF-16 code unit is at most 3 bytes of UTF-8, a surrogate
+    // pair 4 for two), or Infinity for large bytes. Small bytes are copied into the batch too:
+    // report.html's embedded trials are ~2,000 of ~2.3 KB.
+    const most = text ? chunk.length * 3 : chunk.length <= SMALL_BYTES ? chunk.length : Infinity;
+    if (used > 0 && most > batch.length - used) {
+      writeBytes(fd, batch.subarray(0, used));
+      used = 0;
     }
-    // Small bytes are copied into the batch too: report.html's embedded trials are ~2,000 of ~2.3 KB.
-    if (typeof chunk !== 'string' && chunk.length <= SMALL_BYTES && chunk.length <= batch.length - used) {
+    if (most > batch.length) {
+      if (text) writeAll(fd, chunk);
+      else writeBytes(fd, chunk);
+    } else if (text) used += batch.write(chunk, used, 'utf8');
+    else {
       batch.set(chunk, used);
       used += chunk.length;
-      continue;
     }
-    if (used > 0) writeBytes(fd, batch.subarray(0, used));
-    used = 0;
-    if (typeof chunk !== 'string') {
-      if (chunk.length <= SMALL_BYTES) {
-        batch.set(chunk, 0);
-        used = chunk.length;
-      } else writeBytes(fd, chunk);
-    } else if (chunk.length * 3 <= batch.length) used = batch.write(chunk, 0, 'utf8');
-    else writeAll(fd, chunk);
   }
   if (used > 0) writeBytes(fd, batch.subarray(0, used));
 }

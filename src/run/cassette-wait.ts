@@ -9,8 +9,8 @@ import { createRunProviders, type RunProvider } from './providers.ts';
  * (providers/replay/cassette-prefetch.ts); in the 10k run the pre-flight's
  * main thread sat idle there ~60–110 ms. Made meanwhile, none of it needing
  * the providers, all of it work the run does anyway: the code digest of the
- * grading inputs (~10–25 ms), a small run's chart warm-up specs (~9–14 ms,
- * src/run/finalizer.ts; a large run drops them) and the manifest's check
+ * grading inputs (~10–25 ms), a small run's made-up chart warm-up specs
+ * (src/run/finalizer.ts; a large run drops them) and the manifest's check
  * compiled (~2–3 ms, src/run-folder/documents.ts). When the worker is done
  * first, the same work is done as before, only earlier.
  *

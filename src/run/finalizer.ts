@@ -7,7 +7,7 @@ import {
   writeReports,
   type ChartRenderer,
   type ChartWorker,
-  warmUpChartSpecs,
+  warmUpTailSpecs,
   type RunCollector,
   type RunFacts,
   runShapedChartSpecs,
@@ -102,28 +102,28 @@ export interface RunFinalizerOptions {
  * (src/report/html/core-room.ts): on a crowded machine the rest of it
  * slowed the trials more than it sped up the reports.
  */
-function earlyWarmUp(manifest: Manifest): TopLevelSpec[] {
-  const specs = preparedWarmUp ?? [...warmUpChartSpecs(), ...warmUpChartSpecs(2)];
-  preparedWarmUp = null;
-  // The first three in the run's own shape instead (the same kinds):
-  // the page's charts of those shapes then reuse their compilation to Vega
-  // (render-chart.ts, `CompiledCharts`), ~25–35 % of their drawing.
-  return [...runShapedChartSpecs(manifest), ...specs.slice(3)];
+function earlyWarmUp(manifest: Manifest, prepared: TopLevelSpec[] | null): TopLevelSpec[] {
+  // The first three in the run's own shape (metric bars, success against
+  // tokens, pass curves): the page's charts of those shapes then reuse their
+  // compilation to Vega (render-chart.ts, `CompiledCharts`), ~25–35 % of
+  // their drawing. The rest of a made-up run (warm-up-specs.ts).
+  return [...runShapedChartSpecs(manifest), ...(prepared ?? warmUpTailSpecs())];
 }
 
 /** The warm-up's specs made ahead (`prepareEarlyWarmUp`), taken by the next finalizer. */
 let preparedWarmUp: TopLevelSpec[] | null = null;
 
 /**
- * Make a small run's warm-up specs now, for its finalizer to take. Made on
- * the main thread, they cost ~9–14 ms as the trials began (~45 ms on a
- * crowded machine: the charts' code runs for the first time); a run makes
- * them while the main thread would wait for the replay cassettes to be
- * read (src/run/run-project.ts), before it knows whether it is small.
- * A large run's finalizer drops them.
+ * Make a small run's made-up warm-up specs now, for its finalizer to take
+ * (the three of the run's own shape need its manifest). Made on the main
+ * thread as the trials began, the six made-up specs of round 13 cost ~9–14
+ * ms (~45 ms on a crowded machine: the charts' code runs for the first
+ * time); a run makes these while the main thread would wait for the replay
+ * cassettes to be read (src/run/cassette-wait.ts), before it knows whether
+ * it is small. A large run's finalizer drops them.
  */
 export function prepareEarlyWarmUp(): void {
-  preparedWarmUp ??= [...warmUpChartSpecs(), ...warmUpChartSpecs(2)];
+  preparedWarmUp ??= warmUpTailSpecs();
 }
 
 /**
@@ -147,12 +147,14 @@ export function createRunFinalizer(options: RunFinalizerOptions): RunFinalizer {
   });
   let collector: RunCollector | null = createRunCollector({ sampleLimit: options.sampleLimit });
   const small = options.manifest !== undefined && isSmallRun(options.manifest.planned);
+  // Taken by this finalizer whether it uses them or not (a large run's drops them).
+  const prepared = preparedWarmUp;
+  preparedWarmUp = null;
   let charts: ChartWorker | null =
     options.charts ??
     (small
-      ? startChartWorker({ warmUp: earlyWarmUp(options.manifest!), youngGenerationMb: SMALL_RUN_YOUNG_MB })
+      ? startChartWorker({ warmUp: earlyWarmUp(options.manifest!, prepared), youngGenerationMb: SMALL_RUN_YOUNG_MB })
       : null);
-  preparedWarmUp = null;
   // A small run's charts, being drawn since its summary was made.
   let ahead: ChartRenderer | null = null;
   const finalizer: RunFinalizer = {

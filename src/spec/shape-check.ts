@@ -46,11 +46,7 @@ const defOf = (schema: unknown): Def => (schema as { _zod: { def: Def } })._zod.
  * when the check is compiled, not a silent pass.
  */
 export function shapeCheck<S extends z.ZodType>(schema: S): ShapeCheck<z.output<S>> {
-  // Compiled on first use, so importing the spec stays cheap.
-  let compiled: ((value: unknown) => boolean) | null = null;
-  return ((value: unknown) => (compiled ??= shapeCheckFromSource(shapeCheckSource(schema)))(value)) as ShapeCheck<
-    z.output<S>
-  >;
+  return compiledOnFirstUse(schema, false);
 }
 
 /**
@@ -62,18 +58,14 @@ export function shapeCheck<S extends z.ZodType>(schema: S): ShapeCheck<z.output<
  * copy of it only for the JSON to come out the same.
  */
 export function orderedShapeCheck<S extends z.ZodType>(schema: S): ShapeCheck<z.output<S>> {
+  return compiledOnFirstUse(schema, true);
+}
+
+/** The check of `schema`, compiled on its first call, so importing the spec stays cheap. */
+function compiledOnFirstUse<S extends z.ZodType>(schema: S, ordered: boolean): ShapeCheck<z.output<S>> {
   let compiled: ((value: unknown) => boolean) | null = null;
-  return ((value: unknown) => {
-    if (compiled === null) {
-      const compiler = new Compiler(true);
-      const entry = compiler.functionOf(schema);
-      compiled = shapeCheckFromSource({
-        source: `'use strict';\n${compiler.functions.join('\n')}\nreturn ${entry};`,
-        constants: compiler.constants,
-      });
-    }
-    return compiled(value);
-  }) as ShapeCheck<z.output<S>>;
+  return ((value: unknown) =>
+    (compiled ??= shapeCheckFromSource(shapeCheckSource(schema, ordered)))(value)) as ShapeCheck<z.output<S>>;
 }
 
 /**
@@ -88,12 +80,12 @@ export interface ShapeCheckSource {
 }
 
 /**
- * The check `shapeCheck(schema)` compiles, as source (see ShapeCheckSource):
+ * The check `shapeCheck(schema)` compiles (`orderedShapeCheck` with `ordered`), as source (see ShapeCheckSource):
  * generated like a hand-written check, one function per object, array,
  * record, union and lazy schema.
  */
-export function shapeCheckSource(schema: z.ZodType): ShapeCheckSource {
-  const compiler = new Compiler();
+export function shapeCheckSource(schema: z.ZodType, ordered = false): ShapeCheckSource {
+  const compiler = new Compiler(ordered);
   const entry = compiler.functionOf(schema);
   return { source: `'use strict';\n${compiler.functions.join('\n')}\nreturn ${entry};`, constants: compiler.constants };
 }

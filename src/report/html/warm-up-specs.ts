@@ -58,6 +58,24 @@ function group(
  * map to warm up on, on the second core during the trials.
  */
 export function warmUpChartSpecs(count = 4): TopLevelSpec[] {
+  return madeUpCharts()
+    .slice(0, count)
+    .map((spec) => spec());
+}
+
+/**
+ * What a small run's warm-up draws after its three charts of the run's own
+ * shape (`runShapedChartSpecs`): the heat map, the kind those leave out,
+ * then the metric bars and success against tokens again, of the made-up
+ * run (src/run/finalizer.ts).
+ */
+export function warmUpTailSpecs(): TopLevelSpec[] {
+  const [bars, tokens, , heatMap] = madeUpCharts();
+  return [heatMap!(), bars!(), tokens!()];
+}
+
+/** The made-up run's four charts, the costliest first, each made when called. */
+function madeUpCharts(): (() => TopLevelSpec)[] {
   const summary: Summary = {
     v: 1,
     run_id: 'warm-up',
@@ -75,13 +93,12 @@ export function warmUpChartSpecs(count = 4): TopLevelSpec[] {
     { expected: 'x', chosen: 'y', count: 2 },
     { expected: 'y', chosen: 'y', count: 9 },
   ];
-  const specs = [
+  return [
     () => metricBarsSpec(summary),
     () => successVersusTokensSpec(summary),
     () => passCurvesSpec(summary),
     () => confusionSpec(cells),
   ];
-  return specs.slice(0, count).map((spec) => spec());
 }
 
 /**
